@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef TAKEOVER_COMMAND_H
+#define TAKEOVER_COMMAND_H
+/*
+ * Subcommands, dispatched from the one table in main.c (git's commands[]).
+ * Each returns an exit code from exitcode.h; none calls exit().
+ */
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv); /* argv[0] is the subcommand name */
+	const char *usage;                 /* "check [--dump] [SCENARIO...]" */
+	const char *summary;               /* one line for `takeover --help` */
+	const char *help;                  /* the rest of `takeover help NAME` */
+};
+
+const struct command *command_find(const char *name);
+/* Prints "usage: takeover <usage>" and a hint to stderr; returns TK_EXIT_USAGE. */
+int command_usage_error(const struct command *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void command_print_help(const struct command *cmd);
+
+int cmd_check(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+int cmd_help_scenario(int argc, char **argv);
+
+#endif

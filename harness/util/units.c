@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "units.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* Leading digits only: strtoull would accept "-1", " 1" and "0x10". */
+static int parse_digits(const char *s, uint64_t *out, const char **end, const char **why)
+{
+	uint64_t v = 0;
+	const char *p = s;
+
+	if (!isdigit((unsigned char)*p)) {
+		*why = *p ? "not a number" : "empty value";
+		return -EINVAL;
+	}
+	for (; isdigit((unsigned char)*p); p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10) {
+			*why = "number too large";
+			return -ERANGE;
+		}
+		v = v * 10 + d;
+	}
+	*out = v;
+	*end = p;
+	return 0;
+}
+
+int parse_uint(const char *s, uint64_t *out, const char **why)
+{
+	const char *end;
+	uint64_t v;
+	int r = parse_digits(s, &v, &end, why);
+
+	if (r < 0)
+		return r;
+	if (*end) {
+		*why = "trailing characters after the number";
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int mul_check(uint64_t v, uint64_t m, uint64_t *out, const char **why)
+{
+	if (m && v > UINT64_MAX / m) {
+		*why = "number too large";
+		return -ERANGE;
+	}
+	*out = v * m;
+	return 0;
+}
+
+static const struct unit { const char *name; uint64_t mult; } size_units[] = {
+	{ "", 1 }, { "B", 1 },
+	{ "K", 1ULL << 10 }, { "KB", 1ULL << 10 }, { "KiB", 1ULL << 10 },
+	{ "M", 1ULL << 20 }, { "MB", 1ULL << 20 }, { "MiB", 1ULL << 20 },
+	{ "G", 1ULL << 30 }, { "GB", 1ULL << 30 }, { "GiB", 1ULL << 30 },
+	{ "T", 1ULL << 40 }, { "TB", 1ULL << 40 }, { "TiB", 1ULL << 40 },
+};
+
+static const struct unit time_units[] = {
+	{ "ms", 1 }, { "s", 1000 }, { "min", 60000 },
+};
+
+static int apply_unit(const char *s, const struct unit *u, size_t n, bool fold,
+		      uint64_t *out, const char **why, const char *badunit)
+{
+	const char *end;
+	uint64_t v;
+	int r = parse_digits(s, &v, &end, why);
+
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		bool eq = fold ? !strcasecmp(end, u[i].name) : !strcmp(end, u[i].name);
+		if (eq)
+			return mul_check(v, u[i].mult, out, why);
+	}
+	*why = badunit;
+	return -EINVAL;
+}
+
+int parse_size(const char *s, uint64_t *out, const char **why)
+{
+	return apply_unit(s, size_units, sizeof(size_units) / sizeof(size_units[0]), true, out,
+			  why, "unknown size unit (use K, M, G or T)");
+}
+
+int parse_duration_ms(const char *s, uint64_t *out, const char **why)
+{
+	const char *end;
+	uint64_t v;
+
+	if (parse_digits(s, &v, &end, why) == 0 && !*end) {
+		*why = "a duration needs a unit (ms, s or min)";
+		return -EINVAL;
+	}
+	return apply_unit(s, time_units, sizeof(time_units) / sizeof(time_units[0]), false, out,
+			  why, "unknown duration unit (use ms, s or min)");
+}
+
+int parse_size_or_percent(const char *s, uint64_t *bytes, unsigned *pct, bool *is_pct,
+			  const char **why)
+{
+	size_t len = strlen(s);
+
+	if (len && s[len - 1] == '%') {
+		char tmp[32];
+		uint64_t v;
+		const char *end;
+
+		if (len >= sizeof(tmp)) {
+			*why = "number too large";
+			return -ERANGE;
+		}
+		memcpy(tmp, s, len - 1);
+		tmp[len - 1] = '\0';
+		int r = parse_digits(tmp, &v, &end, why);
+		if (r < 0)
+			return r;
+		if (*end) {
+			*why = "malformed percentage";
+			return -EINVAL;
+		}
+		if (v > 100) {
+			*why = "a percentage must be between 0% and 100%";
+			return -ERANGE;
+		}
+		*pct = (unsigned)v;
+		*is_pct = true;
+		return 0;
+	}
+	uint64_t b;
+	int r = parse_size(s, &b, why);
+	if (r < 0)
+		return r;
+	*bytes = b;
+	*is_pct = false;
+	return 0;
+}
+
+int parse_rate(const char *s, uint64_t *out, const char **why)
+{
+	size_t len = strlen(s);
+	char tmp[64];
+
+	if (len >= 2 && !strcmp(s + len - 2, "/s")) {
+		if (len - 2 >= sizeof(tmp)) {
+			*why = "number too large";
+			return -ERANGE;
+		}
+		memcpy(tmp, s, len - 2);
+		tmp[len - 2] = '\0';
+		s = tmp;
+	}
+	return parse_size(s, out, why);
+}
+
+void format_size(uint64_t bytes, char *buf, size_t len)
+{
+	static const char suffix[] = "KMGT";
+	int i = -1;
+
+	while (i < 3 && bytes && bytes % 1024 == 0) {
+		bytes /= 1024;
+		i++;
+	}
+	if (i < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)bytes);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)bytes, suffix[i]);
+}
+
+void format_duration_ms(uint64_t ms, char *buf, size_t len)
+{
+	if (ms && ms % 60000 == 0)
+		snprintf(buf, len, "%llumin", (unsigned long long)(ms / 60000));
+	else if (ms % 1000 == 0)
+		snprintf(buf, len, "%llus", (unsigned long long)(ms / 1000));
+	else
+		snprintf(buf, len, "%llums", (unsigned long long)ms);
+}
