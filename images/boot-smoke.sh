@@ -1,5 +1,5 @@
 #!/bin/bash
-# boot-smoke.sh [-t SECONDS] [-a] [-l CONSOLE_LOG] [-e "KERNEL ARGS"] IMAGEDIR
+# boot-smoke.sh [-t SECONDS] [-a] [-c CMD] [-l CONSOLE_LOG] [-e "KERNEL ARGS"] IMAGEDIR
 #
 # Boots ONE guest from IMAGEDIR (base.raw, vmlinuz, initrd.img as written by
 # build-image.sh) with qemu-system-x86_64 under TCG, no network, on a
@@ -9,6 +9,7 @@
 #   -t SECONDS   deadline for the boot (default 120; TAKEOVER_BOOT_DEADLINE)
 #   -a           also print systemd-analyze (time, blame, critical-chain),
 #                typed on the autologin root shell
+#   -c CMD       also type CMD on that shell and print its output (implies -a)
 #   -l FILE      keep the console log (host-timestamped lines) in FILE
 #   -e ARGS      extra kernel command line arguments
 #
@@ -24,14 +25,16 @@ DEADLINE=${TAKEOVER_BOOT_DEADLINE:-120}
 ANALYZE=0
 KEEPLOG=
 EXTRA=
+GUESTCMD=
 
 usage() {
-	echo "usage: $PROG [-t SECONDS] [-a] [-l CONSOLE_LOG] [-e \"KERNEL ARGS\"] IMAGEDIR" >&2
+	echo "usage: $PROG [-t SECONDS] [-a] [-c CMD] [-l CONSOLE_LOG] [-e \"KERNEL ARGS\"] IMAGEDIR" >&2
 	exit 2
 }
 
-while getopts "t:al:e:h" opt; do
+while getopts "t:ac:l:e:h" opt; do
 	case $opt in
+	c) GUESTCMD=$OPTARG ANALYZE=1 ;;
 	t) DEADLINE=$OPTARG ;;
 	a) ANALYZE=1 ;;
 	l) KEEPLOG=$OPTARG ;;
@@ -150,7 +153,7 @@ if ((ANALYZE)); then
 	t_end=$(awk -v a="$(now)" 'BEGIN { printf "%.6f", a + 60 }')
 	wait_console "(automatic login)" "$t_end" >/dev/null || fail_boot "no autologin on ttyS0"
 	sleep 2
-	type_line 'export SYSTEMD_COLORS=0 SYSTEMD_PAGER=cat; systemd-analyze time; systemd-analyze blame | head -n 25; systemd-analyze critical-chain; echo ANALYZE""-DONE'
+	type_line 'export SYSTEMD_COLORS=0 SYSTEMD_PAGER=cat; systemd-analyze time; systemd-analyze blame | head -n 25; systemd-analyze critical-chain; '"${GUESTCMD:+$GUESTCMD; }"'echo ANALYZE""-DONE'
 	if wait_console "ANALYZE-DONE" "$t_end" >/dev/null; then
 		awk '/systemd-analyze time; /{on=1; next} /^[^ ]+ ANALYZE-DONE/{on=0} on' "$WORK/console.log" | cut -d' ' -f2-
 	else
