@@ -21,6 +21,14 @@ void command_print_help(const struct command *cmd);
 
 int cmd_check(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+int cmd_image(int argc, char **argv);
+int cmd_up(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_down(int argc, char **argv);
+
+struct scenario;
+/* Loads SCENARIO (NULL: the built-in default), printing its problems; an exit code. */
+int load_scenario_arg(const char *path, struct scenario *sc);
 int cmd_help_scenario(int argc, char **argv);
 
 #endif

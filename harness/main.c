@@ -8,9 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <libvirt/virterror.h>
+
 #include "command.h"
 #include "exitcode.h"
 #include "util/lev.h"
+#include "util/cancel.h"
 #include "util/log.h"
 #include "version.h"
 
@@ -22,6 +25,35 @@ static const struct command commands[] = {
 	  "  --dump    print the effective scenario, every key with its value\n"
 	  "  --quiet   print nothing on success\n\n"
 	  "Exit status: 0 when every file is valid, 2 otherwise." },
+	{ "image", cmd_image, "image build|info|gc [--cache-dir DIR] [--force] [--quiet] [--json] [--keep N]",
+	  "Build, describe or prune the cached guest node image",
+	  "build  build the node image unless the cache has one for the current recipe;\n"
+	  "       prints its directory. --force rebuilds. Needs root.\n"
+	  "info   print the manifest of the current recipe's image (--json: as JSON)\n"
+	  "gc     remove all but the newest N images (--keep N, default 2; the current\n"
+	  "       recipe's image is always kept) and interrupted builds\n\n"
+	  "The cache is /var/cache/takeover unless --cache-dir or TAKEOVER_CACHE_DIR says\n"
+	  "otherwise. Images are keyed by a hash of images/build-image.sh, packages.list,\n"
+	  "overlay/ and the guest programs: an unchanged recipe is a cache hit.\n\n"
+	  "Exit status: 0 done, 2 bad usage, 125 the image could not be built." },
+	{ "up", cmd_up, "up [--name NAME] [--cache-dir DIR] [--quiet] [SCENARIO]",
+	  "Start a cluster for SCENARIO and leave it running",
+	  "Builds the image if needed, then creates the cluster's network namespace,\n"
+	  "its own libvirtd and fence_virtd, the disks and the domains, configures\n"
+	  "Pacemaker (Filesystem -> nfsserver -> exportfs -> IPaddr2) with fencing, and\n"
+	  "mounts the export on every node. Readiness is checked from inside the guests.\n"
+	  "Prints the cluster name (c1, c2, ... unless --name) on stdout.\n\n"
+	  "Exit status: 0 up, 2 bad usage or scenario, 125 could not start (everything\n"
+	  "it created is removed again)." },
+	{ "status", cmd_status, "status [--json] [CLUSTER...]",
+	  "Show nodes, membership, the NFS group, mounts and fencing",
+	  "With no CLUSTER, every cluster on this host." },
+	{ "down", cmd_down, "down CLUSTER... | --all",
+	  "Remove clusters: domains, daemons, namespace, disks, sockets",
+	  "Works on a cluster in any state, also after the harness crashed: it removes\n"
+	  "only what it can prove belongs to the cluster (its namespace, the processes\n"
+	  "inside it, domains named takeover-CLUSTER-*, its state directory).\n\n"
+	  "Exit status: 0 removed (or nothing to remove), 125 something could not be removed." },
 	{ "help", cmd_help, "help [SUBCOMMAND | scenario [--markdown]]",
 	  "Show help for a subcommand, or the scenario file reference",
 	  "help scenario prints the reference of every scenario key, generated from the\n"
@@ -108,6 +140,12 @@ static int unknown_command(const char *name)
 	return TK_EXIT_USAGE;
 }
 
+static void quiet_libvirt(void *ctx, virErrorPtr err)
+{
+	(void)ctx;
+	(void)err;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -150,5 +188,8 @@ int main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	optind = 0; /* full getopt re-initialisation for the subcommand */
+	cancel_install();
+	/* libvirt prints every error to stderr by default; we report the ones that matter. */
+	virSetErrorFunc(NULL, quiet_libvirt);
 	return cmd->run(argc, argv);
 }

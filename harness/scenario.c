@@ -210,10 +210,11 @@ static void perr(struct parse_ctx *c, unsigned line, const struct opt *o, const 
 {
 	va_list ap;
 
+	/* List SCENARIO_MAX_ERRORS problems in full; the next one only says where it stopped. */
 	c->nerr++;
-	if (c->nerr > SCENARIO_MAX_ERRORS)
+	if (c->nerr > SCENARIO_MAX_ERRORS + 1)
 		return;
-	if (c->nerr == SCENARIO_MAX_ERRORS) {
+	if (c->nerr == SCENARIO_MAX_ERRORS + 1) {
 		strbuf_addf(c->errs, "%s:%u: too many problems, stopping here\n", c->file, line);
 		return;
 	}
@@ -383,6 +384,11 @@ static int parse_string(struct parse_ctx *c, unsigned line, const struct opt *o,
 	}
 	if ((o->flags & OPTF_CMDLINE) && !valid_cmdline(v)) {
 		perr(c, line, o, "quotes, backslashes and control characters are not allowed");
+		return -EINVAL;
+	}
+	/* "key=#x" is a value, but scenario_write()'s "key = #x" would read as a comment. */
+	if ((o->flags & OPTF_CMDLINE) && (*v == '#' || *v == ';')) {
+		perr(c, line, o, "'%s': must not start with '#' or ';'", v);
 		return -EINVAL;
 	}
 	if ((o->flags & OPTF_CMDLINE) && strlen(v) > 1024) {
@@ -874,9 +880,10 @@ int scenario_parse(const char *name, const char *buf, size_t len, const char *ba
 
 	/* One private copy; lines are split in place. */
 	copy = xmalloc(len + 1);
-	memcpy(copy, buf, len);
+	if (len) /* buf may be NULL for an empty input; memcpy(x, NULL, 0) is undefined */
+		memcpy(copy, buf, len);
 	copy[len] = '\0';
-	while (pos < len && c.nerr < SCENARIO_MAX_ERRORS) {
+	while (pos < len && c.nerr <= SCENARIO_MAX_ERRORS) {
 		char *nl = memchr(copy + pos, '\n', len - pos);
 		size_t l = nl ? (size_t)(nl - (copy + pos)) : len - pos;
 		copy[pos + l] = '\0';

@@ -513,17 +513,34 @@ static void make_unkillable(void)
 		perror("takeover-agent: mlockall");
 }
 
+/* The udev symlink, or the vportNpM whose sysfs name matches when udev is not there yet. */
+static int try_open_port(void)
+{
+	char path[256], name[128];
+	int fd = open(PORT_PATH, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0)
+		return fd;
+	for (int dev = 0; dev < 4; dev++) {
+		for (int p = 0; p < 32; p++) {
+			snprintf(path, sizeof(path), "/sys/class/virtio-ports/vport%dp%d/name", dev, p);
+			read_file_word(path, name, sizeof(name));
+			if (strcmp(name, AGENT_PORT_NAME))
+				continue;
+			snprintf(path, sizeof(path), "/dev/vport%dp%d", dev, p);
+			return open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		}
+	}
+	return -1;
+}
+
 static int open_port(void)
 {
 	for (;;) {
-		int fd = open(PORT_PATH, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		int fd = try_open_port();
 		if (fd >= 0)
 			return fd;
-		if (errno != ENOENT && errno != EBUSY) {
-			perror("takeover-agent: " PORT_PATH);
-			return -1;
-		}
-		sleep(1);
+		usleep(200 * 1000);
 	}
 }
 

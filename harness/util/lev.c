@@ -7,31 +7,44 @@
 /* Words longer than this are not typos of our short keys; bail out early. */
 #define LEV_MAX 64
 
+static int same(char a, char b)
+{
+	return tolower((unsigned char)a) == tolower((unsigned char)b);
+}
+
+/*
+ * Optimal string alignment distance: Levenshtein plus the swap of two
+ * neighbours as one edit, the most common typo ("nodse", "chekc").
+ */
 size_t edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
-	size_t row[LEV_MAX + 1];
+	size_t rows[3][LEV_MAX + 1];
+	size_t *prev2 = rows[0], *prev = rows[1], *cur = rows[2], *tmp;
 
 	if (la > LEV_MAX || lb > LEV_MAX)
 		return (size_t)-1;
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
+		prev[j] = j;
 	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
+		cur[0] = i;
 		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-			size_t best = diag + cost;
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
+			size_t best = prev[j - 1] + !same(a[i - 1], b[j - 1]);
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && same(a[i - 1], b[j - 2]) && same(a[i - 2], b[j - 1]) &&
+			    prev2[j - 2] + 1 < best)
+				best = prev2[j - 2] + 1;
+			cur[j] = best;
 		}
+		tmp = prev2;
+		prev2 = prev;
+		prev = cur;
+		cur = tmp;
 	}
-	return row[lb];
+	return prev[lb];
 }
 
 const char *closest_match(const char *word, const char *const *candidates)
@@ -44,6 +57,10 @@ const char *closest_match(const char *word, const char *const *candidates)
 
 	for (; *candidates; candidates++) {
 		size_t d = edit_distance(word, *candidates);
+		size_t clen = strlen(*candidates);
+		/* Rewriting every character is another word, not a typo: "4" is not "3". */
+		if (d >= (len > clen ? len : clen))
+			continue;
 		if (d < best_d) {
 			best_d = d;
 			best = *candidates;

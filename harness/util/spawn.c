@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cancel.h"
 #include "xalloc.h"
 
 extern char **environ;
@@ -113,7 +114,12 @@ static int supervise(const struct spawn_opts *o, struct spawn_result *res, pid_t
 
 	while (!exited || rfd >= 0) {
 		struct pollfd p[2] = { { .fd = pidfd, .events = POLLIN }, { .fd = rfd, .events = POLLIN } };
-		int wait = -1;
+		int wait = o->on_tick ? 1000 : -1;
+		if (cancel_requested()) {
+			res->cancelled = true;
+			kill_group(pid, pidfd);
+			break;
+		}
 		if (deadline) {
 			uint64_t now = now_ms();
 			if (now >= deadline) {
@@ -121,10 +127,17 @@ static int supervise(const struct spawn_opts *o, struct spawn_result *res, pid_t
 				kill_group(pid, pidfd);
 				break;
 			}
-			wait = (int)(deadline - now);
+			if (wait < 0 || deadline - now < (uint64_t)wait)
+				wait = (int)(deadline - now);
 		}
-		if (poll(p, rfd >= 0 ? 2 : 1, wait) < 0 && errno != EINTR)
+		int pr = poll(p, rfd >= 0 ? 2 : 1, wait);
+		if (pr < 0 && errno != EINTR)
 			break;
+		if (pr <= 0) {
+			if (o->on_tick)
+				o->on_tick(o->ctx);
+			continue;
+		}
 		if (p[0].revents)
 			exited = true;
 		if (rfd >= 0 && p[1].revents) {
@@ -216,7 +229,7 @@ int spawn_simple(const char *const *argv, uint64_t timeout_ms, struct strbuf *ou
 		return r;
 	if (out)
 		strbuf_add(out, res.out.buf, res.out.len);
-	r = res.timed_out ? -ETIMEDOUT : res.exit_code ? -EIO : 0;
+	r = res.cancelled ? -EINTR : res.timed_out ? -ETIMEDOUT : res.exit_code ? -EIO : 0;
 	spawn_result_release(&res);
 	return r;
 }

@@ -26,12 +26,14 @@ struct spawn_opts {
 	uint64_t timeout_ms;        /* 0: no deadline */
 	size_t capture_max;         /* bytes kept in result->out (0: 1 MiB) */
 	void (*on_line)(void *ctx, const char *line); /* each captured stdout line */
+	void (*on_tick)(void *ctx);                   /* about once a second while it runs */
 	void *ctx;
 };
 
 struct spawn_result {
 	int exit_code;   /* exit status, or 128+signal */
 	bool timed_out;  /* killed at the deadline */
+	bool cancelled;  /* killed because the user interrupted the harness */
 	struct strbuf out;
 };
 

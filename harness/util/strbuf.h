@@ -28,7 +28,9 @@ void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* format(printf, 2, 0): lets clang's -Wformat-nonliteral accept the vsnprintf inside. */
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 void strbuf_rtrim(struct strbuf *sb);
 /* Reads a whole file; returns 0 or -errno. Refuses files over max bytes (-EFBIG). */
 int strbuf_read_file(struct strbuf *sb, const char *path, size_t max);

@@ -7,18 +7,23 @@
 #include <string.h>
 #include <strings.h>
 
-/* Leading digits only: strtoull would accept "-1", " 1" and "0x10". */
-static int parse_digits(const char *s, uint64_t *out, const char **end, const char **why)
+/*
+ * Leading digits of s[0..len) only: strtoull would accept "-1", " 1" and
+ * "0x10". Bounded by len, not by the NUL, so a suffix ("%", "/s") stays in
+ * place: a fixed-size copy would call a zero-padded "0...064K/s" too large.
+ */
+static int parse_digits(const char *s, size_t len, uint64_t *out, size_t *used,
+			const char **why)
 {
 	uint64_t v = 0;
-	const char *p = s;
+	size_t i;
 
-	if (!isdigit((unsigned char)*p)) {
-		*why = *p ? "not a number" : "empty value";
+	if (!len || !isdigit((unsigned char)s[0])) {
+		*why = len ? "not a number" : "empty value";
 		return -EINVAL;
 	}
-	for (; isdigit((unsigned char)*p); p++) {
-		unsigned d = (unsigned)(*p - '0');
+	for (i = 0; i < len && isdigit((unsigned char)s[i]); i++) {
+		unsigned d = (unsigned)(s[i] - '0');
 		if (v > (UINT64_MAX - d) / 10) {
 			*why = "number too large";
 			return -ERANGE;
@@ -26,19 +31,19 @@ static int parse_digits(const char *s, uint64_t *out, const char **end, const ch
 		v = v * 10 + d;
 	}
 	*out = v;
-	*end = p;
+	*used = i;
 	return 0;
 }
 
 int parse_uint(const char *s, uint64_t *out, const char **why)
 {
-	const char *end;
+	size_t len = strlen(s), used;
 	uint64_t v;
-	int r = parse_digits(s, &v, &end, why);
+	int r = parse_digits(s, len, &v, &used, why);
 
 	if (r < 0)
 		return r;
-	if (*end) {
+	if (used != len) {
 		*why = "trailing characters after the number";
 		return -EINVAL;
 	}
@@ -68,76 +73,85 @@ static const struct unit time_units[] = {
 	{ "ms", 1 }, { "s", 1000 }, { "min", 60000 },
 };
 
-static int apply_unit(const char *s, const struct unit *u, size_t n, bool fold,
+/* Digits followed by exactly one of the units, all within s[0..len). */
+static int apply_unit(const char *s, size_t len, const struct unit *u, size_t n, bool fold,
 		      uint64_t *out, const char **why, const char *badunit)
 {
-	const char *end;
+	size_t used, ulen;
 	uint64_t v;
-	int r = parse_digits(s, &v, &end, why);
+	int r = parse_digits(s, len, &v, &used, why);
 
 	if (r < 0)
 		return r;
+	ulen = len - used;
 	for (size_t i = 0; i < n; i++) {
-		bool eq = fold ? !strcasecmp(end, u[i].name) : !strcmp(end, u[i].name);
-		if (eq)
+		if (strlen(u[i].name) != ulen)
+			continue;
+		if (fold ? !strncasecmp(s + used, u[i].name, ulen) : !strncmp(s + used, u[i].name, ulen))
 			return mul_check(v, u[i].mult, out, why);
 	}
 	*why = badunit;
 	return -EINVAL;
 }
 
+static int parse_size_len(const char *s, size_t len, uint64_t *out, const char **why)
+{
+	return apply_unit(s, len, size_units, sizeof(size_units) / sizeof(size_units[0]), true, out,
+			  why, "unknown size unit (use K, M, G or T)");
+}
+
 int parse_size(const char *s, uint64_t *out, const char **why)
 {
-	return apply_unit(s, size_units, sizeof(size_units) / sizeof(size_units[0]), true, out,
-			  why, "unknown size unit (use K, M, G or T)");
+	return parse_size_len(s, strlen(s), out, why);
 }
 
 int parse_duration_ms(const char *s, uint64_t *out, const char **why)
 {
-	const char *end;
+	size_t len = strlen(s), used;
 	uint64_t v;
 
-	if (parse_digits(s, &v, &end, why) == 0 && !*end) {
+	if (parse_digits(s, len, &v, &used, why) == 0 && used == len) {
 		*why = "a duration needs a unit (ms, s or min)";
 		return -EINVAL;
 	}
-	return apply_unit(s, time_units, sizeof(time_units) / sizeof(time_units[0]), false, out,
+	return apply_unit(s, len, time_units, sizeof(time_units) / sizeof(time_units[0]), false, out,
 			  why, "unknown duration unit (use ms, s or min)");
+}
+
+static int parse_percent(const char *s, size_t len, unsigned *pct, const char **why)
+{
+	size_t used;
+	uint64_t v;
+	int r = parse_digits(s, len, &v, &used, why);
+
+	if (r < 0)
+		return r;
+	if (used != len) {
+		*why = "malformed percentage";
+		return -EINVAL;
+	}
+	if (v > 100) {
+		*why = "a percentage must be between 0% and 100%";
+		return -ERANGE;
+	}
+	*pct = (unsigned)v;
+	return 0;
 }
 
 int parse_size_or_percent(const char *s, uint64_t *bytes, unsigned *pct, bool *is_pct,
 			  const char **why)
 {
 	size_t len = strlen(s);
+	uint64_t b;
+	int r;
 
 	if (len && s[len - 1] == '%') {
-		char tmp[32];
-		uint64_t v;
-		const char *end;
-
-		if (len >= sizeof(tmp)) {
-			*why = "number too large";
-			return -ERANGE;
-		}
-		memcpy(tmp, s, len - 1);
-		tmp[len - 1] = '\0';
-		int r = parse_digits(tmp, &v, &end, why);
-		if (r < 0)
-			return r;
-		if (*end) {
-			*why = "malformed percentage";
-			return -EINVAL;
-		}
-		if (v > 100) {
-			*why = "a percentage must be between 0% and 100%";
-			return -ERANGE;
-		}
-		*pct = (unsigned)v;
-		*is_pct = true;
-		return 0;
+		r = parse_percent(s, len - 1, pct, why);
+		if (r == 0)
+			*is_pct = true;
+		return r;
 	}
-	uint64_t b;
-	int r = parse_size(s, &b, why);
+	r = parse_size(s, &b, why);
 	if (r < 0)
 		return r;
 	*bytes = b;
@@ -148,18 +162,10 @@ int parse_size_or_percent(const char *s, uint64_t *bytes, unsigned *pct, bool *i
 int parse_rate(const char *s, uint64_t *out, const char **why)
 {
 	size_t len = strlen(s);
-	char tmp[64];
 
-	if (len >= 2 && !strcmp(s + len - 2, "/s")) {
-		if (len - 2 >= sizeof(tmp)) {
-			*why = "number too large";
-			return -ERANGE;
-		}
-		memcpy(tmp, s, len - 2);
-		tmp[len - 2] = '\0';
-		s = tmp;
-	}
-	return parse_size(s, out, why);
+	if (len >= 2 && !strcmp(s + len - 2, "/s"))
+		len -= 2;
+	return parse_size_len(s, len, out, why);
 }
 
 void format_size(uint64_t bytes, char *buf, size_t len)

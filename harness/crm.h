@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef TAKEOVER_CRM_H
+#define TAKEOVER_CRM_H
+/*
+ * What Pacemaker says about the cluster, from `crm_mon -1 --output-as=xml`.
+ * Pure parsing (unit-tested on recorded output); the harness asks a node to
+ * run crm_mon through its agent.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CRM_GROUP "nfs_group"
+#define CRM_FENCE "fence_xvm"
+#define CRM_MAX_NODES 8
+
+struct crm_status {
+	int nodes_online;
+	char online[CRM_MAX_NODES][16];
+	bool group_started;      /* every member Started, all on one node */
+	char group_node[16];
+	int group_members_started;
+	bool fence_started;
+	char fence_node[16];
+	int failures;            /* failed actions recorded */
+	char first_failure[256];
+};
+
+/* 0, or -EINVAL when xml is not crm_mon output. */
+int crm_parse_status(const char *xml, size_t len, struct crm_status *st);
+bool crm_node_online(const struct crm_status *st, const char *node);
+
+#endif
