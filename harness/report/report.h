@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef TAKEOVER_REPORT_H
+#define TAKEOVER_REPORT_H
+/*
+ * A finished run, as the report writers see it: the verdict, the inputs it
+ * was judged on (the verdict_input holds every progress series, Pacemaker
+ * poll, kernel event and verification result), and run metadata. The
+ * writers only read; each produces one file in the run directory.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "scenario.h"
+#include "verdict.h"
+
+#define REPORT_SCHEMA_VERSION 1
+#define REPORT_MAX_STEPS 24
+
+struct report_node {
+	char name[8];
+	char role[16];        /* "victim", "takeover" or "client" */
+	bool writer;          /* ran a writer */
+	bool pressure;        /* ran the memory hog */
+	char kernel[128];     /* uname -r as reported by its agent */
+	char console[64];     /* console log file name, relative to the run directory */
+};
+
+/* One check of the run, for junit.xml (one <testcase> each) and the report. */
+struct report_step {
+	char name[48];        /* e.g. "cluster-up", "takeover", "no-stall" */
+	bool ran;             /* false: skipped because an earlier step failed */
+	bool ok;
+	double seconds;       /* how long the step took */
+	char message[512];    /* why it failed, or a one-line summary */
+};
+
+struct run_report {
+	char run_id[64];
+	char cluster[32];
+	char scenario_path[512];
+	const struct scenario *sc;
+	char kernel_release[128];
+	bool kvm;
+	uint64_t wall_start_ms;   /* epoch ms at t = 0 of the timeline */
+	uint64_t duration_ms;
+	double harness_cpu_s;     /* getrusage of the harness over the run */
+	const struct verdict *v;
+	const struct verdict_input *in;
+	struct report_node nodes[SCENARIO_MAX_NODES];
+	int nnodes;
+	struct report_step steps[REPORT_MAX_STEPS];
+	int nsteps;
+};
+
+/* Each returns 0 or -errno; path is the file to write (created atomically). */
+int report_json(const struct run_report *r, const char *path);
+int report_junit(const struct run_report *r, const char *path);
+/*
+ * progress.dat (seconds, MiB acknowledged per node), progress.gp and, when
+ * gnuplot is installed, progress.svg: every node's write progress over
+ * time, the fault and each takeover phase marked. dir is the run directory.
+ */
+int report_plot(const struct run_report *r, const char *dir);
+/* The short human summary printed at the end of `takeover run`. */
+void report_summary(const struct run_report *r, FILE *f);
+
+#endif
