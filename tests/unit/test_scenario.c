@@ -43,7 +43,7 @@ static int is_ini(const struct dirent *d)
 	return d->d_name[0] != '.' && n > 4 && !strcmp(d->d_name + n - 4, ".ini");
 }
 
-/* Sorted full paths of DIR/*.ini; an unreadable directory is an empty list. */
+/* Sorted full paths of the .ini files in dir; an unreadable directory is an empty list. */
 static char **list_ini(const char *dir, size_t *count)
 {
 	struct dirent **ents;

@@ -1,0 +1,158 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# The takeover command line end to end: exit codes (docs: 0 ok, 2 bad usage or
+# scenario) and the FILE:LINE messages users see.
+#
+# usage: test-cli.sh TAKEOVER_BIN FIXTURES_DIR SCENARIOS_DIR
+set -u
+
+if [ $# -ne 3 ]; then
+	echo "usage: $0 TAKEOVER_BIN FIXTURES_DIR SCENARIOS_DIR" >&2
+	exit 2
+fi
+bin=$1
+fixtures=$2
+scenarios=$3
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/takeover-cli.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+passed=0
+failed=0
+
+ok() {
+	passed=$((passed + 1))
+	echo "ok   $1"
+}
+
+fail() {
+	failed=$((failed + 1))
+	echo "FAIL $1"
+	shift
+	for why in "$@"; do
+		echo "     $why"
+	done
+	if [ -s "$tmp/err" ]; then
+		echo "     stderr:"
+		sed 's/^/       /' "$tmp/err"
+	fi
+}
+
+# run WANT_STATUS ARGS...: runs takeover, output in $tmp/out and $tmp/err, status in $status.
+run() {
+	want=$1
+	shift
+	"$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+	status=$?
+	[ "$status" -eq "$want" ]
+}
+
+# expect WANT_STATUS DESCRIPTION ARGS...
+expect() {
+	want=$1
+	desc=$2
+	shift 2
+	if run "$want" "$@"; then
+		ok "$desc"
+	else
+		fail "$desc" "exit status $status, want $want"
+	fi
+}
+
+# expect_text WANT_STATUS FILE(out|err) FIXED_STRING DESCRIPTION ARGS...
+expect_text() {
+	want=$1
+	stream=$2
+	text=$3
+	desc=$4
+	shift 4
+	if ! run "$want" "$@"; then
+		fail "$desc" "exit status $status, want $want"
+	elif ! grep -qF -- "$text" "$tmp/$stream"; then
+		fail "$desc" "std$stream lacks: $text"
+	else
+		ok "$desc"
+	fi
+}
+
+# --- global options and dispatch ---
+expect_text 0 out "takeover " "--version exits 0" --version
+expect_text 0 out "Subcommands:" "--help exits 0" --help
+expect 2 "no subcommand exits 2"
+expect 2 "unknown global option exits 2" --frobnicate
+expect_text 2 err "'chek' is not a takeover subcommand. Did you mean 'check'?" \
+	"unknown subcommand exits 2 with did-you-mean" chek
+expect_text 2 err "'bisect' is not a takeover subcommand." "far-off subcommand exits 2" bisect
+
+# --- help ---
+expect_text 0 out "usage: takeover check" "help check exits 0" help check
+expect_text 0 out "usage: takeover help" "help help exits 0" help help
+expect_text 2 err "no help for 'nosuch'" "help for an unknown subcommand exits 2" help nosuch
+expect_text 0 out "[cluster]" "help scenario exits 0" help scenario
+expect_text 0 out "# Scenario reference" "help scenario --markdown exits 0" help scenario --markdown
+expect 2 "help scenario with a bad argument exits 2" help scenario --html
+
+# --- check on good input ---
+expect_text 0 out "loopback-failover.ini: ok" "check with no file checks the built-in default" check
+for f in "$scenarios"/*.ini; do
+	expect_text 0 out "$f: ok" "check $(basename "$f")" check "$f"
+done
+expect 0 "check --quiet prints nothing" check --quiet "$scenarios/loopback-failover.ini"
+if [ -s "$tmp/out" ]; then
+	fail "check --quiet output is empty" "got: $(head -c 200 "$tmp/out")"
+fi
+if run 0 check --dump "$scenarios/loopback-failover.ini"; then
+	cp "$tmp/out" "$tmp/dump.ini"
+	expect 0 "check --dump output is itself a valid scenario" check --quiet "$tmp/dump.ini"
+else
+	fail "check --dump exits 0" "exit status $status"
+fi
+expect 2 "check with a bad option exits 2" check --frobnicate
+
+# --- check on bad input ---
+expect_text 2 err "/nonexistent.ini:0: cannot read: No such file or directory" \
+	"check of a missing file exits 2" check /nonexistent.ini
+expect_text 2 err "$scenarios:0: cannot read: Is a directory" \
+	"check of a directory exits 2" check "$scenarios"
+nbad=0
+for f in "$fixtures"/bad/*.ini; do
+	nbad=$((nbad + 1))
+	name=$(basename "$f")
+	if ! run 2 check "$f"; then
+		fail "bad/$name exits 2" "exit status $status"
+		continue
+	fi
+	# Every "# expect: LINE: TEXT" of the fixture appears as FILE:LINE: TEXT.
+	missing=""
+	sed -n 's/^# expect: //p' "$f" >"$tmp/expect"
+	while IFS= read -r e; do
+		grep -qxF -- "$f:$e" "$tmp/err" || missing="$missing
+       $f:$e"
+	done <"$tmp/expect"
+	if ! grep -q "^$f:[0-9][0-9]*: " "$tmp/err"; then
+		fail "bad/$name reports FILE:LINE:" "no '$f:LINE: ' line on stderr"
+	elif [ -n "$missing" ]; then
+		fail "bad/$name reports FILE:LINE:" "missing:$missing"
+	else
+		ok "bad/$name exits 2 with FILE:LINE: messages"
+	fi
+done
+[ "$nbad" -gt 0 ] || fail "bad fixtures exist" "none in $fixtures/bad"
+
+# One bad file among good ones still fails the whole command, and good files are reported ok.
+if run 2 check "$scenarios/loopback-failover.ini" "$fixtures/bad/garbage-line.ini" &&
+	grep -qF "loopback-failover.ini: ok" "$tmp/out"; then
+	ok "check of a good and a bad file exits 2"
+else
+	fail "check of a good and a bad file exits 2" "exit status $status"
+fi
+
+# Hostile input: no crash (a signal would be a status above 128), just exit 2.
+head -c 65536 /dev/urandom >"$tmp/garbage.ini"
+expect 2 "check of binary garbage exits 2" check "$tmp/garbage.ini"
+head -c 5000 /dev/zero | tr '\0' x >"$tmp/long.ini"
+expect_text 2 err "$tmp/long.ini:1: line too long (5000 bytes, at most 4096)" \
+	"check of an over-long line exits 2" check "$tmp/long.ini"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
