@@ -47,7 +47,7 @@ const char *cluster_state_root(void)
 static void node_paths(struct cluster *c, struct node *nd, int id)
 {
 	nd->id = id;
-	snprintf(nd->name, sizeof(nd->name), "n%d", id);
+	snprintf(nd->name, sizeof(nd->name), "n%u", (unsigned)id % 100u);
 	snprintf(nd->domain, sizeof(nd->domain), "takeover-%s-%s", c->name, nd->name);
 	nd->ip = c->subnet + 10 + (uint32_t)id;
 	nd->overlay = xasprintf("%s/%s.qcow2", c->dir, nd->name);
@@ -915,7 +915,7 @@ int cluster_list(char names[][CLUSTER_NAME_MAX + 1], int max)
 
 	while (d && (e = readdir(d)) && n < max)
 		if (e->d_name[0] != '.' && valid_name(e->d_name))
-			snprintf(names[n++], CLUSTER_NAME_MAX + 1, "%s", e->d_name);
+			snprintf(names[n++], CLUSTER_NAME_MAX + 1, "%.16s", e->d_name);
 	if (d)
 		closedir(d);
 	d = opendir("/run/netns");
@@ -927,7 +927,7 @@ int cluster_list(char names[][CLUSTER_NAME_MAX + 1], int max)
 		for (int i = 0; i < n; i++)
 			seen |= !strcmp(names[i], nm);
 		if (!seen)
-			snprintf(names[n++], CLUSTER_NAME_MAX + 1, "%s", nm);
+			snprintf(names[n++], CLUSTER_NAME_MAX + 1, "%.16s", nm);
 	}
 	if (d)
 		closedir(d);
