@@ -448,7 +448,9 @@ int cluster_connect_libvirt(struct cluster *c)
 
 static char *kernel_cmdline(const struct cluster *c, const struct scenario *sc, const struct node *nd)
 {
+	/* sysrq=1 and unknown_nmi_panic=1 make the crash and panic faults possible. */
 	return xasprintf("root=/dev/vda rw console=ttyS0,115200 loglevel=7 net.ifnames=0 panic=0 "
+			 "sysctl.kernel.sysrq=1 sysctl.kernel.unknown_nmi_panic=1 "
 			 "sysctl.kernel.hung_task_timeout_secs=%llu takeover.node=%s takeover.cluster=%s%s%s",
 			 (unsigned long long)(sc->kernel.hung_task_timeout / 1000), nd->name, c->name,
 			 *sc->kernel.cmdline ? " " : "", sc->kernel.cmdline);
@@ -523,7 +525,7 @@ int cluster_connect_agents(struct cluster *c, uint64_t deadline)
 
 int cluster_crm_status(struct cluster *c, int node, struct crm_status *st)
 {
-	const char *argv[] = { "crm_mon", "-1", "--output-as=xml", NULL };
+	const char *argv[] = { "crm_mon", "-1", "--output-as=xml", "--fence-history=2", NULL };
 	struct strbuf out = STRBUF_INIT;
 	int rc, r = cluster_exec(c, node, argv, 60000, &out, &rc);
 

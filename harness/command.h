@@ -25,6 +25,7 @@ int cmd_image(int argc, char **argv);
 int cmd_up(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_down(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 struct scenario;
 /* Loads SCENARIO (NULL: the built-in default), printing its problems; an exit code. */

@@ -48,10 +48,19 @@ static void running_on(xmlNodePtr res, char *buf, size_t len)
 		}
 }
 
+const char *const crm_group_members[4] = { "shared_fs", "nfsd", "export", "vip" };
+
+static void member_slot(struct crm_status *st, const char *id, const char *node)
+{
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(crm_group_members[i], id))
+			snprintf(st->member_node[i], sizeof(st->member_node[i]), "%s", node);
+}
+
 static void parse_group(xmlXPathContextPtr ctx, struct crm_status *st)
 {
 	xmlXPathObjectPtr o = query(ctx, "/pacemaker-result/resources/group[@id='" CRM_GROUP "']/resource");
-	char role[32], active[8], node[16];
+	char role[32], active[8], node[16], id[32];
 	bool all = o != NULL;
 
 	for (int i = 0; o && i < o->nodesetval->nodeNr; i++) {
@@ -64,6 +73,7 @@ static void parse_group(xmlXPathContextPtr ctx, struct crm_status *st)
 			continue;
 		}
 		st->group_members_started++;
+		member_slot(st, prop(r, "id", id, sizeof(id)), node);
 		if (!st->group_node[0])
 			snprintf(st->group_node, sizeof(st->group_node), "%s", node);
 		else if (strcmp(st->group_node, node))
@@ -102,6 +112,24 @@ static void parse_failures(xmlXPathContextPtr ctx, struct crm_status *st)
 	xmlXPathFreeObject(o);
 }
 
+static void parse_fence_history(xmlXPathContextPtr ctx, struct crm_status *st)
+{
+	xmlXPathObjectPtr o = query(ctx, "/pacemaker-result/fence_history/fence_event[@status='success']");
+
+	for (int i = 0; o && i < o->nodesetval->nodeNr && st->nfenced < CRM_MAX_NODES; i++)
+		prop(o->nodesetval->nodeTab[i], "target", st->fenced[st->nfenced++], 16);
+	if (o)
+		xmlXPathFreeObject(o);
+}
+
+bool crm_node_fenced(const struct crm_status *st, const char *node)
+{
+	for (int i = 0; i < st->nfenced; i++)
+		if (!strcmp(st->fenced[i], node))
+			return true;
+	return false;
+}
+
 int crm_parse_status(const char *xml, size_t len, struct crm_status *st)
 {
 	xmlDocPtr doc;
@@ -125,6 +153,7 @@ int crm_parse_status(const char *xml, size_t len, struct crm_status *st)
 	parse_group(ctx, st);
 	parse_fence(ctx, st);
 	parse_failures(ctx, st);
+	parse_fence_history(ctx, st);
 	xmlXPathFreeContext(ctx);
 	xmlFreeDoc(doc);
 	return 0;

@@ -21,6 +21,11 @@ struct crm_status {
 	int group_members_started;
 	bool fence_started;
 	char fence_node[16];
+	/* where each group member runs (empty: not started), in group order */
+	char member_node[4][16];
+	/* nodes a fence_history event says were fenced successfully */
+	char fenced[CRM_MAX_NODES][16];
+	int nfenced;
 	int failures;            /* failed actions recorded */
 	char first_failure[256];
 };
@@ -28,5 +33,8 @@ struct crm_status {
 /* 0, or -EINVAL when xml is not crm_mon output. */
 int crm_parse_status(const char *xml, size_t len, struct crm_status *st);
 bool crm_node_online(const struct crm_status *st, const char *node);
+bool crm_node_fenced(const struct crm_status *st, const char *node);
+/* Group members in order: shared_fs, nfsd, export, vip. */
+extern const char *const crm_group_members[4];
 
 #endif

@@ -36,6 +36,17 @@ static const struct command commands[] = {
 	  "otherwise. Images are keyed by a hash of images/build-image.sh, packages.list,\n"
 	  "overlay/ and the guest programs: an unchanged recipe is a cache hit.\n\n"
 	  "Exit status: 0 done, 2 bad usage, 125 the image could not be built." },
+	{ "run", cmd_run, "run [--keep | --keep-on-fail] [--results DIR] [--name NAME] [--quiet] [SCENARIO]",
+	  "Run a failover scenario and judge the kernel",
+	  "Brings a cluster up for SCENARIO (default: the built-in loopback-failover),\n"
+	  "starts the writers, checks steady progress, applies memory pressure, injects\n"
+	  "the fault, watches Pacemaker move the NFS group and the takeover node's\n"
+	  "loop-back writes, verifies every acknowledged record, and judges.\n\n"
+	  "  --keep           leave the cluster running afterwards\n"
+	  "  --keep-on-fail   leave it running only when the verdict is not PASS\n"
+	  "  --results DIR    write results/<run-id>/ under DIR (default: <source>/results)\n\n"
+	  "Exit status: 0 PASS, 1 FAIL-* (the kernel failed), 2 bad usage or scenario,\n"
+	  "125 ERROR (could not test; git bisect run skips)." },
 	{ "up", cmd_up, "up [--name NAME] [--cache-dir DIR] [--quiet] [SCENARIO]",
 	  "Start a cluster for SCENARIO and leave it running",
 	  "Builds the image if needed, then creates the cluster's network namespace,\n"

@@ -76,7 +76,8 @@ static const char *const accel_choices[] = { "auto", "kvm", "tcg", NULL };
 static const char *const nfsver_choices[] = { "3", "4.0", "4.1", "4.2", NULL };
 static const char *const mode_choices[] = { "buffered", "direct", "sync", NULL };
 static const char *const start_choices[] = { "before", "after", NULL };
-static const char *const fault_choices[] = { "destroy", "crash", "panic", "freeze", NULL };
+static const char *const fault_choices[] = { "destroy", "crash", "panic", "freeze", "block-loopback",
+					     NULL };
 
 static const struct opt options[] = {
 	{ "cluster", "nodes", OPT_INT, OFF(cluster.nodes), 2, SCENARIO_MAX_NODES, "3", NULL, 0,
@@ -139,13 +140,18 @@ static const struct opt options[] = {
 	  "Time the hog takes to reach its target." },
 
 	{ "fault", "kind", OPT_ENUM, OFF(fault.kind), 0, 0, "destroy", fault_choices, 0,
-	  "destroy: power off the domain; crash: sysrq-c; panic: kernel panic; freeze: pause the domain." },
+	  "destroy: power off the domain; crash: sysrq-c from the host keyboard; panic: an NMI "
+	  "the guest panics on; freeze: pause the domain; block-loopback: destroy, then drop the "
+	  "takeover node's loop-back NFS traffic once its writes resumed (the negative control: "
+	  "must end FAIL-STALL)." },
 	{ "fault", "target", OPT_TARGET, OFF(fault.target), 0, 0, "nfs-server", NULL, 0,
 	  "nfs-server (the node running the NFS group when the fault fires) or a node name." },
 	{ "fault", "after", OPT_DURATION, OFF(fault.after), 0, HOUR, "30s", NULL, 0,
 	  "Time in steady state before the fault; at least [verdict] steady_time." },
 	{ "fault", "repeat", OPT_INT, OFF(fault.repeat), 1, 10, "1", NULL, 0,
 	  "Number of faults, each after the previous takeover settled." },
+	{ "fault", "block_after", OPT_DURATION, OFF(fault.block_after), 0, HOUR, "10s", NULL, 0,
+	  "block-loopback only: time after the loop-back writes resumed before they are blocked." },
 
 	{ "verdict", "steady_time", OPT_DURATION, OFF(verdict.steady_time), SEC, HOUR, "20s", NULL, 0,
 	  "Window of steady progress required before the fault." },

@@ -18,7 +18,7 @@ enum accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 enum nfs_version { NFS_V3, NFS_V40, NFS_V41, NFS_V42 };
 enum write_mode { WRITE_BUFFERED, WRITE_DIRECT, WRITE_SYNC };
 enum pressure_start { PRESSURE_BEFORE, PRESSURE_AFTER };
-enum fault_kind { FAULT_DESTROY, FAULT_CRASH, FAULT_PANIC, FAULT_FREEZE };
+enum fault_kind { FAULT_DESTROY, FAULT_CRASH, FAULT_PANIC, FAULT_FREEZE, FAULT_BLOCK_LOOPBACK };
 
 /* A set of nodes named in a scenario: a keyword resolved at run time, or a list. */
 enum nodeset_kind { NODESET_NONE, NODESET_ALL, NODESET_TAKEOVER, NODESET_LIST };
@@ -81,6 +81,7 @@ struct scenario {
 		int target; /* TARGET_NFS_SERVER or node number 1..nodes */
 		uint64_t after;
 		int repeat;
+		uint64_t block_after;
 	} fault;
 	struct {
 		uint64_t steady_time;

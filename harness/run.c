@@ -1,0 +1,629 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The failover scenario, step by step. Each step either succeeds, or records
+ * an infrastructure error (ERROR, exit 125) and skips the rest; the kernel is
+ * judged only by the verdict, from the timeline, at the end.
+ */
+#include "run.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "command.h"
+#include "exitcode.h"
+#include "faults/faults.h"
+#include "paths.h"
+#include "proto.h"
+#include "util/cancel.h"
+#include "util/fs.h"
+#include "util/log.h"
+#include "util/spawn.h"
+#include "util/units.h"
+#include "util/xalloc.h"
+
+#define FIRST_PROGRESS_DEADLINE_MS (120 * 1000)
+#define STOP_DEADLINE_MS (20 * 1000)
+#define VERIFY_TIMEOUT_MS (300 * 1000)
+/* After the observe window, how long past takeover_timeout we still wait for a resume. */
+#define WAIT_MARGIN_MS 2000
+
+struct step_clock {
+	struct run_report *rep;
+	uint64_t start;
+};
+
+static struct report_step *step_begin(struct run_report *rep, const char *name, struct step_clock *sc)
+{
+	struct report_step *s = &rep->steps[rep->nsteps < REPORT_MAX_STEPS ? rep->nsteps++ : rep->nsteps - 1];
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	sc->rep = rep;
+	sc->start = now_ms();
+	return s;
+}
+
+static void step_end(struct report_step *s, const struct step_clock *sc, bool ok, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void step_end(struct report_step *s, const struct step_clock *sc, bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	s->ran = true;
+	s->ok = ok;
+	s->seconds = (double)(now_ms() - sc->start) / 1000.0;
+	va_start(ap, fmt);
+	vsnprintf(s->message, sizeof(s->message), fmt, ap);
+	va_end(ap);
+}
+
+/* The first infrastructure error wins; it makes the verdict ERROR. */
+static int infra_error(struct run *r, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int infra_error(struct run *r, int err, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[256];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!r->error[0]) {
+		snprintf(r->error, sizeof(r->error), "%s", msg);
+		if (r->tl.f) {
+			json_t *f = json_object();
+			json_object_set_new(f, "msg", json_string(msg));
+			timeline_event(&r->tl, "error", NULL, f);
+		}
+		log_error("%s", msg);
+	}
+	return err < 0 ? err : -EIO;
+}
+
+/* ---- workloads ---- */
+
+static int spawn_workload(struct run *r, int node, const char *name, const char *const *argv)
+{
+	struct strbuf l = STRBUF_INIT;
+	int ret;
+
+	strbuf_addstr(&l, "spawn ");
+	proto_encode(&l, name, strlen(name));
+	for (int i = 0; argv[i]; i++) {
+		strbuf_addch(&l, ' ');
+		proto_encode(&l, argv[i], strlen(argv[i]));
+	}
+	ret = channel_send(&r->c.nodes[node - 1].ch, l.buf);
+	strbuf_release(&l);
+	return ret;
+}
+
+static int start_writers(struct run *r)
+{
+	const struct scenario *sc = r->sc;
+	char fsz[32], rsz[32], every[32];
+
+	format_size(sc->workload.file_size, fsz, sizeof(fsz));
+	format_size(sc->workload.record_size, rsz, sizeof(rsz));
+	snprintf(every, sizeof(every), "%d", sc->workload.fsync_every);
+	for (int i = 0; i < r->c.n; i++) {
+		struct node *nd = &r->c.nodes[i];
+		if (!r->nodes[i].writer)
+			continue;
+		char *file = xasprintf(NFS_MOUNT_DIR "/writer-%s.dat", nd->name);
+		const char *argv[] = { "takeover-writer", "--name", nd->name, "--file", file,
+				       "--file-size", fsz, "--record-size", rsz, "--fsync-every", every,
+				       "--mode", write_mode_name(sc->workload.mode), NULL };
+		int ret = spawn_workload(r, nd->id, "writer", argv);
+		free(file);
+		if (ret < 0)
+			return infra_error(r, ret, "%s: cannot start the writer: %s", nd->name, strerror(-ret));
+		r->nodes[i].writer_running = true;
+		timeline_event(&r->tl, "writer-start", nd->name, NULL);
+	}
+	return 0;
+}
+
+static int start_hogs(struct run *r)
+{
+	char avail[32], ramp[32];
+	const struct memtarget *t = &r->sc->pressure.available;
+
+	if (t->is_percent)
+		snprintf(avail, sizeof(avail), "%u%%", t->percent);
+	else
+		format_size(t->bytes, avail, sizeof(avail));
+	snprintf(ramp, sizeof(ramp), "%llu", (unsigned long long)r->sc->pressure.ramp);
+	for (int i = 0; i < r->c.n; i++) {
+		if (!r->nodes[i].hog || r->nodes[i].hog_running || i + 1 == r->victim)
+			continue;
+		const char *argv[] = { "takeover-hog", "--available", avail, "--ramp", ramp, NULL };
+		int ret = spawn_workload(r, i + 1, "hog", argv);
+		if (ret < 0)
+			return infra_error(r, ret, "%s: cannot start the memory hog", r->c.nodes[i].name);
+		r->nodes[i].hog_running = true;
+		timeline_event(&r->tl, "pressure-start", r->c.nodes[i].name, NULL);
+	}
+	return 0;
+}
+
+static void stop_workloads(struct run *r)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < r->c.n; i++) {
+			struct channel *ch = &r->c.nodes[i].ch;
+			if (i + 1 == r->victim || ch->fd < 0)
+				continue;
+			/* The hog first: writers blocked in reclaim need the memory back to finish. */
+			if (r->nodes[i].hog_running)
+				channel_send(ch, pass ? "stop hog kill" : "stop hog");
+			if (r->nodes[i].writer_running)
+				channel_send(ch, pass ? "stop writer kill" : "stop writer");
+		}
+		if (!pass)
+			monitor_until(r, timeline_now(&r->tl) + STOP_DEADLINE_MS / 2, NULL);
+	}
+	timeline_event(&r->tl, "workloads-stopped", NULL, NULL);
+}
+
+/* ---- the steps ---- */
+
+static bool all_writers_progressed(struct run *r)
+{
+	for (int i = 0; i < r->c.n; i++)
+		if (r->nodes[i].writer && !r->nodes[i].first_progress_t)
+			return false;
+	return true;
+}
+
+static int steady_state(struct run *r, uint64_t *t_steady)
+{
+	uint64_t base[SCENARIO_MAX_NODES];
+	int ret = monitor_until(r, timeline_now(&r->tl) + FIRST_PROGRESS_DEADLINE_MS,
+				all_writers_progressed);
+
+	if (ret < 0)
+		return infra_error(r, ret, "not every writer made progress within %ds of starting%s",
+				   FIRST_PROGRESS_DEADLINE_MS / 1000,
+				   ret == -EINTR ? " (interrupted)" : "");
+	*t_steady = timeline_now(&r->tl);
+	timeline_event(&r->tl, "steady-start", NULL, NULL);
+	for (int i = 0; i < r->c.n; i++)
+		base[i] = r->nodes[i].acked_bytes;
+	ret = monitor_until(r, *t_steady + r->sc->verdict.steady_time, NULL);
+	if (ret == -EINTR)
+		return infra_error(r, ret, "interrupted");
+	for (int i = 0; i < r->c.n; i++)
+		if (r->nodes[i].writer && r->nodes[i].acked_bytes == base[i])
+			return infra_error(r, -EIO, "%s made no progress during the steady-state window "
+					   "(before any fault): the cluster is not healthy",
+					   r->c.nodes[i].name);
+	return 0;
+}
+
+/* Victim: the group's node (or the named target). Takeover: the first other node. */
+static int choose_roles(struct run *r)
+{
+	struct crm_status st;
+	int ret = cluster_crm_status(&r->c, 1, &st);
+	const char *gn;
+
+	if (ret < 0 || !st.group_started)
+		return infra_error(r, ret, "cannot tell where the NFS group runs before the fault");
+	gn = st.group_node;
+	struct node *g = cluster_node_by_name(&r->c, gn);
+	if (!g)
+		return infra_error(r, -EIO, "the NFS group runs on an unknown node '%s'", gn);
+	r->victim = r->sc->fault.target == TARGET_NFS_SERVER ? g->id : r->sc->fault.target;
+	r->group_moves = r->victim == g->id;
+	if (!r->group_moves) {
+		r->takeover = g->id; /* the group does not move: its node must just keep going */
+	} else {
+		for (int i = 0; i < r->c.n && !r->takeover; i++)
+			if (i + 1 != r->victim)
+				r->takeover = i + 1;
+	}
+	json_t *f = json_object();
+	json_object_set_new(f, "victim", json_string(r->c.nodes[r->victim - 1].name));
+	json_object_set_new(f, "takeover", json_string(r->c.nodes[r->takeover - 1].name));
+	json_object_set_new(f, "group_node", json_string(gn));
+	timeline_event(&r->tl, "roles", NULL, f);
+	return 0;
+}
+
+/* Make Pacemaker's choice of takeover node the one we squeezed: a location preference
+ * lower than the resource stickiness (100), so the group stays put until the fault. */
+static int prefer_takeover_node(struct run *r)
+{
+	const char *argv[] = { "crm", "configure", "location", "takeover_pref", CRM_GROUP, "50:",
+			       r->c.nodes[r->takeover - 1].name, NULL };
+	struct strbuf out = STRBUF_INIT;
+	int rc, ret;
+
+	if (!r->group_moves)
+		return 0;
+	ret = cluster_exec(&r->c, r->takeover, argv, 60000, &out, &rc);
+	if (!ret && rc) {
+		strbuf_rtrim(&out);
+		ret = infra_error(r, -EIO, "crm location constraint failed: %s", out.buf);
+	} else if (ret < 0) {
+		ret = infra_error(r, ret, "crm location constraint: %s", strerror(-ret));
+	}
+	strbuf_release(&out);
+	return ret;
+}
+
+static void assign_workloads(struct run *r)
+{
+	const struct scenario *sc = r->sc;
+
+	for (int i = 0; i < r->c.n; i++) {
+		int id = i + 1;
+		r->nodes[i].writer = sc->workload.writers.kind == NODESET_TAKEOVER
+					     ? id == r->takeover
+					     : nodeset_has(&sc->workload.writers, id);
+		r->nodes[i].hog = sc->pressure.nodes.kind == NODESET_TAKEOVER
+					  ? id == r->takeover
+					  : nodeset_has(&sc->pressure.nodes, id);
+	}
+}
+
+/* Something for inject_and_observe() to do now, or the observation is over. */
+static bool observe_done(struct run *r)
+{
+	uint64_t now = timeline_now(&r->tl);
+	const struct fault *f = fault_for(r->sc->fault.kind);
+
+	if (r->t_resume && f->after_resume && !r->after_resume_done &&
+	    now >= r->t_resume + r->sc->fault.block_after)
+		return true;
+	if (r->t_resume && r->sc->pressure.start == PRESSURE_AFTER && !r->pressure_after_done)
+		return true;
+	if (r->t_resume)
+		return now >= r->t_resume + r->sc->verdict.observe + WAIT_MARGIN_MS;
+	return now >= r->t_fault + r->sc->verdict.takeover_timeout + WAIT_MARGIN_MS;
+}
+
+static int inject_and_observe(struct run *r, struct fault_ctx *fc)
+{
+	const struct fault *f = fault_for(r->sc->fault.kind);
+	json_t *fj = json_object();
+	int ret;
+
+	r->t_fault = timeline_now(&r->tl);
+	r->fault_fired = true;
+	json_object_set_new(fj, "kind", json_string(f->name));
+	json_object_set_new(fj, "takeover", json_string(fc->takeover->name));
+	timeline_event(&r->tl, "fault", fc->victim->name, fj);
+	log_info("fault: %s %s (takeover node %s)", f->name, fc->victim->name, fc->takeover->name);
+	ret = f->inject(fc);
+	if (ret < 0)
+		return infra_error(r, ret, "the fault could not be injected");
+	channel_close(&fc->victim->ch);
+	for (;;) {
+		ret = monitor_until(r, UINT64_MAX, observe_done);
+		if (ret == -EINTR)
+			return infra_error(r, ret, "interrupted");
+		if (r->t_resume && r->sc->pressure.start == PRESSURE_AFTER && !r->pressure_after_done) {
+			r->pressure_after_done = true;
+			if ((ret = start_hogs(r)) < 0)
+				return ret;
+			continue;
+		}
+		if (r->t_resume && f->after_resume && !r->after_resume_done &&
+		    timeline_now(&r->tl) >= r->t_resume + r->sc->fault.block_after) {
+			r->after_resume_done = true;
+			timeline_event(&r->tl, "fault-stage2", fc->takeover->name, NULL);
+			log_info("fault: %s second stage on %s", f->name, fc->takeover->name);
+			if (f->after_resume(fc) < 0)
+				return infra_error(r, -EIO, "the fault's second stage failed");
+			continue;
+		}
+		return 0;
+	}
+}
+
+static int verify_one(struct run *r, int via, int node)
+{
+	struct run_node *rn = &r->nodes[node - 1];
+	const char *name = r->c.nodes[node - 1].name;
+	char fsz[32], rsz[32], acked[32];
+	char *file = xasprintf(NFS_MOUNT_DIR "/writer-%s.dat", name);
+	const char *argv[] = { "takeover-verify", "--name", name, "--file", file, "--file-size", fsz,
+			       "--record-size", rsz, "--acked", acked, NULL };
+	struct strbuf out = STRBUF_INIT;
+	json_t *f = json_object();
+	int rc, ret;
+
+	format_size(r->sc->workload.file_size, fsz, sizeof(fsz));
+	format_size(r->sc->workload.record_size, rsz, sizeof(rsz));
+	snprintf(acked, sizeof(acked), "%llu", (unsigned long long)rn->acked_records);
+	ret = cluster_exec(&r->c, via, argv, VERIFY_TIMEOUT_MS, &out, &rc);
+	strbuf_rtrim(&out);
+	bool ran = !ret && (rc == 0 || rc == 1);
+	unsigned long long missing = 0, corrupt = 0;
+	const char *m = strstr(out.buf, "missing="), *c = strstr(out.buf, "corrupt=");
+	if (m)
+		missing = strtoull(m + 8, NULL, 10);
+	if (c)
+		corrupt = strtoull(c + 8, NULL, 10);
+	json_object_set_new(f, "ran", json_boolean(ran));
+	json_object_set_new(f, "via", json_string(r->c.nodes[via - 1].name));
+	json_object_set_new(f, "acked", json_integer((json_int_t)rn->acked_records));
+	json_object_set_new(f, "missing", json_integer((json_int_t)missing));
+	json_object_set_new(f, "corrupt", json_integer((json_int_t)corrupt));
+	json_object_set_new(f, "detail", json_string(ran ? out.buf : ret < 0 ? strerror(-ret) : out.buf));
+	timeline_event(&r->tl, "verify", name, f);
+	strbuf_release(&out);
+	free(file);
+	return ran ? (rc ? 1 : 0) : -1;
+}
+
+static int verify_all(struct run *r, struct report_step *s, struct step_clock *clk)
+{
+	int via = r->takeover, bad = 0, skipped = 0;
+
+	for (int i = 0; i < r->c.n; i++) {
+		if (!r->nodes[i].writer)
+			continue;
+		int v = verify_one(r, via, i + 1);
+		bad += v == 1;
+		skipped += v < 0;
+	}
+	step_end(s, clk, !bad && !skipped, bad ? "acknowledged records missing or corrupt"
+					   : skipped ? "verification could not run on every file"
+						     : "every acknowledged record intact");
+	return 0;
+}
+
+/* ---- the whole run ---- */
+
+static int make_run_dir(struct run *r)
+{
+	char stamp[32];
+	time_t t = time(NULL);
+	const char *root = r->o.results_root;
+	char *def = NULL;
+
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&t));
+	if (!root)
+		root = def = xasprintf("%s/results", takeover_datadir());
+	snprintf(r->run_id, sizeof(r->run_id), "%s-%s", stamp, r->c.name);
+	r->dir = xasprintf("%s/%s", root, r->run_id);
+	free(def);
+	return mkdir_p(r->dir, 0755);
+}
+
+static void save_scenario(struct run *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = xasprintf("%s/scenario.ini", r->dir);
+
+	scenario_write(r->sc, &sb);
+	write_file_atomic(path, sb.buf, sb.len, 0644);
+	strbuf_release(&sb);
+	free(path);
+}
+
+static void copy_consoles(struct run *r)
+{
+	for (int i = 0; i < r->c.n; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		char *dst = xasprintf("%s/console-%s.log", r->dir, r->c.nodes[i].name);
+		if (strbuf_read_file(&sb, r->c.nodes[i].console, 256 << 20) == 0)
+			write_file_atomic(dst, sb.buf, sb.len, 0644);
+		strbuf_release(&sb);
+		free(dst);
+	}
+}
+
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+static int scenario_steps(struct run *r, struct run_report *rep)
+{
+	struct step_clock clk;
+	struct report_step *s;
+	uint64_t t_steady = 0;
+	struct fault_ctx fc = { .c = &r->c, .sc = r->sc };
+	const struct fault *f = fault_for(r->sc->fault.kind);
+	int ret;
+
+	s = step_begin(rep, "roles", &clk);
+	if ((ret = choose_roles(r)) < 0 || (ret = prefer_takeover_node(r)) < 0)
+		return ret;
+	assign_workloads(r);
+	fc.victim = &r->c.nodes[r->victim - 1];
+	fc.takeover = &r->c.nodes[r->takeover - 1];
+	if (f->unsupported && f->unsupported(&fc))
+		return infra_error(r, -ENOTSUP, "fault %s: %s", f->name, f->unsupported(&fc));
+	step_end(s, &clk, true, "victim %s, takeover node %s", fc.victim->name, fc.takeover->name);
+
+	s = step_begin(rep, "steady-state", &clk);
+	if ((ret = start_writers(r)) < 0 || (ret = steady_state(r, &t_steady)) < 0) {
+		step_end(s, &clk, false, "%s", r->error);
+		return ret;
+	}
+	step_end(s, &clk, true, "every writer progressed for %llus",
+		 (unsigned long long)(r->sc->verdict.steady_time / 1000));
+	if (r->sc->pressure.start == PRESSURE_BEFORE && (ret = start_hogs(r)) < 0)
+		return ret;
+	ret = monitor_until(r, t_steady + r->sc->fault.after, NULL);
+	if (ret == -EINTR)
+		return infra_error(r, ret, "interrupted");
+
+	s = step_begin(rep, "fault", &clk);
+	if ((ret = inject_and_observe(r, &fc)) < 0) {
+		step_end(s, &clk, false, "%s", r->error);
+		return ret;
+	}
+	step_end(s, &clk, true, "%s of %s", f->name, fc.victim->name);
+	stop_workloads(r);
+	if (f->undo)
+		f->undo(&fc);
+	s = step_begin(rep, "data-integrity", &clk);
+	return verify_all(r, s, &clk);
+}
+
+int run_scenario(const struct scenario *sc, const struct run_opts *o)
+{
+	struct run r = { .sc = sc, .o = *o };
+	struct up_opts uo = { .name = o->name, .cache_dir = o->cache_dir, .ephemeral = true, .quiet = o->quiet };
+	struct run_report rep = { 0 };
+	struct verdict_input in;
+	struct verdict v;
+	struct step_clock clk;
+	struct report_step *s;
+	uint64_t wall0 = wall_ms();
+	int bad, ret;
+
+	rep.sc = sc;
+	s = step_begin(&rep, "cluster-up", &clk);
+	ret = cluster_up(sc, &uo, &r.c);
+	if (ret < 0) {
+		log_error("could not test: the cluster did not come up");
+		return ret == -EINVAL ? TK_EXIT_USAGE : TK_EXIT_SKIP;
+	}
+	r.cluster_up = true;
+	char *tlpath = NULL;
+	if (make_run_dir(&r) == 0)
+		tlpath = xasprintf("%s/timeline.jsonl", r.dir);
+	if (!tlpath || timeline_open(&r.tl, tlpath, now_ms()) < 0) {
+		log_error("cannot create the results directory %s", r.dir);
+		char name[CLUSTER_NAME_MAX + 1];
+		snprintf(name, sizeof(name), "%s", r.c.name);
+		cluster_release(&r.c);
+		cluster_down(name);
+		free(tlpath);
+		free(r.dir);
+		return TK_EXIT_SKIP;
+	}
+	step_end(s, &clk, true, "cluster %s: %d nodes, kernel %s", r.c.name, r.c.n, r.c.kernel_release);
+	log_info("run %s: results in %s", r.run_id, r.dir);
+	save_scenario(&r);
+	json_t *start = json_object();
+	json_object_set_new(start, "run_id", json_string(r.run_id));
+	json_object_set_new(start, "cluster", json_string(r.c.name));
+	json_object_set_new(start, "kernel_release", json_string(r.c.kernel_release));
+	json_object_set_new(start, "accel", json_string(r.c.kvm ? "kvm" : "tcg"));
+	json_object_set_new(start, "scenario", json_string(sc->path));
+	timeline_event(&r.tl, "run-start", NULL, start);
+	monitor_init(&r);
+
+	scenario_steps(&r, &rep);
+	monitor_release(&r);
+	timeline_event(&r.tl, "end", NULL, NULL);
+	timeline_close(&r.tl);
+
+	/* The verdict reads the timeline back: nothing else. */
+	ret = timeline_load(tlpath, sc, &in, &bad);
+	if (ret < 0)
+		snprintf(in.infra_error, sizeof(in.infra_error), "cannot read the timeline: %s", strerror(-ret));
+	verdict_judge(&in, &v);
+
+	snprintf(rep.run_id, sizeof(rep.run_id), "%s", r.run_id);
+	snprintf(rep.cluster, sizeof(rep.cluster), "%s", r.c.name);
+	snprintf(rep.scenario_path, sizeof(rep.scenario_path), "%s", sc->path);
+	snprintf(rep.kernel_release, sizeof(rep.kernel_release), "%s", r.c.kernel_release);
+	rep.kvm = r.c.kvm;
+	rep.wall_start_ms = wall0;
+	rep.duration_ms = wall_ms() - wall0;
+	rep.harness_cpu_s = cpu_seconds();
+	rep.v = &v;
+	rep.in = &in;
+	rep.nnodes = r.c.n;
+	for (int i = 0; i < r.c.n; i++) {
+		struct report_node *rn = &rep.nodes[i];
+		snprintf(rn->name, sizeof(rn->name), "%s", r.c.nodes[i].name);
+		snprintf(rn->role, sizeof(rn->role), "%s", i + 1 == r.victim ? "victim"
+							 : i + 1 == r.takeover ? "takeover" : "client");
+		rn->writer = r.nodes[i].writer;
+		rn->pressure = r.nodes[i].hog;
+		snprintf(rn->kernel, sizeof(rn->kernel), "%s", r.c.nodes[i].ch.kernel[0] ? r.c.nodes[i].ch.kernel : r.c.kernel_release);
+		snprintf(rn->console, sizeof(rn->console), "console-%s.log", r.c.nodes[i].name);
+	}
+	copy_consoles(&r);
+	char *p = xasprintf("%s/report.json", r.dir);
+	report_json(&rep, p);
+	free(p);
+	p = xasprintf("%s/junit.xml", r.dir);
+	report_junit(&rep, p);
+	free(p);
+	report_plot(&rep, r.dir);
+	report_summary(&rep, stdout);
+
+	bool keep = o->keep || (o->keep_on_fail && v.cls != VERDICT_PASS);
+	if (keep) {
+		fprintf(stderr, "cluster %s kept running:\n  consoles: virsh -c '%s' console takeover-%s-n1\n"
+				"  remove:   takeover down %s\n", r.c.name, r.c.uri, r.c.name, r.c.name);
+		cluster_release(&r.c);
+	} else {
+		char name[CLUSTER_NAME_MAX + 1];
+		snprintf(name, sizeof(name), "%s", r.c.name);
+		cluster_release(&r.c);
+		if (cluster_down(name) < 0 && v.cls == VERDICT_PASS)
+			v.cls = VERDICT_ERROR;
+	}
+	verdict_input_release(&in);
+	free(tlpath);
+	free(r.dir);
+	return verdict_exit_code(v.cls);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "results", required_argument, NULL, 'R' },
+		{ "cache-dir", required_argument, NULL, 'C' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "keep", no_argument, NULL, 'k' },
+		{ "keep-on-fail", no_argument, NULL, 'K' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct command *self = command_find("run");
+	struct run_opts o = { .quiet = progress_is_quiet() };
+	struct scenario sc;
+	int ch, ret;
+
+	while ((ch = getopt_long(argc, argv, "R:C:n:kKqh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'R': o.results_root = optarg; break;
+		case 'C': o.cache_dir = optarg; break;
+		case 'n': o.name = optarg; break;
+		case 'k': o.keep = true; break;
+		case 'K': o.keep_on_fail = true; break;
+		case 'q': o.quiet = true; progress_set_quiet(true); break;
+		case 'h': command_print_help(self); return TK_EXIT_PASS;
+		default: return command_usage_error(self, "bad option");
+		}
+	}
+	if (argc - optind > 1)
+		return command_usage_error(self, "at most one SCENARIO");
+	ret = load_scenario_arg(optind < argc ? argv[optind] : NULL, &sc);
+	if (ret)
+		return ret;
+	if (sc.fault.repeat > 1) {
+		fprintf(stderr, "%s: [fault] repeat = %d: only one fault per run is implemented so far\n",
+			sc.path, sc.fault.repeat);
+		scenario_release(&sc);
+		return TK_EXIT_USAGE;
+	}
+	ret = run_scenario(&sc, &o);
+	scenario_release(&sc);
+	return ret;
+}
