@@ -104,10 +104,16 @@ static uint64_t acked_at(const struct vseries *s, uint64_t t)
 	return v;
 }
 
-/* First report after `after` whose acked_bytes exceeds the value at `base_t`. */
-static uint64_t first_progress_after(const struct vseries *s, uint64_t base_t, uint64_t after)
+/*
+ * First report after `after` whose acked_bytes exceeds the value at `after`.
+ * The base is taken at `after`, not at the fault: an ack that was in flight
+ * when the fault hit lands within the grace, and the agent then repeats that
+ * total every second; measured from the fault, that repetition would look
+ * like the writer resuming.
+ */
+static uint64_t first_progress_after(const struct vseries *s, uint64_t after)
 {
-	uint64_t base = acked_at(s, base_t);
+	uint64_t base = acked_at(s, after);
 
 	for (size_t i = 0; i < s->n; i++)
 		if (s->s[i].t > after && s->s[i].acked_bytes > base)
@@ -167,7 +173,7 @@ static void compute_phases(const struct verdict_input *in, struct verdict *v)
 		uint64_t t;
 		if (!strcmp(s->node, in->victim))
 			continue;
-		t = first_progress_after(s, in->t_fault, in->t_fault + RESUME_GRACE_MS);
+		t = first_progress_after(s, in->t_fault + RESUME_GRACE_MS);
 		if (!t)
 			continue;
 		int64_t *slot = !strcmp(s->node, in->takeover) ? &p->first_loopback_write
@@ -217,7 +223,7 @@ static bool judge_takeover(const struct verdict_input *in, struct verdict *v,
 	if (v->ph.group_started < 0 || (uint64_t)v->ph.group_started > in->takeover_timeout)
 		return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
 			    "the NFS group was not running on %s within %s of the fault", in->takeover, lim);
-	v->t_resume = tk ? first_progress_after(tk, in->t_fault, in->t_fault + RESUME_GRACE_MS) : 0;
+	v->t_resume = tk ? first_progress_after(tk, in->t_fault + RESUME_GRACE_MS) : 0;
 	if (!v->t_resume || v->t_resume > deadline)
 		return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
 			    "loop-back writes on %s did not resume within %s of the fault", in->takeover,

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "report/common.h"
+
+#include <string.h>
+#include <time.h>
+
+const struct report_phase report_phases[REPORT_NPHASES] = {
+	{ "seen_offline", "failure seen", offsetof(struct phases, seen_offline) },
+	{ "fenced", "fenced", offsetof(struct phases, fenced) },
+	{ "fs_mounted", "fs", offsetof(struct phases, fs_mounted) },
+	{ "nfsd_started", "nfsd", offsetof(struct phases, nfsd_started) },
+	{ "export_up", "export", offsetof(struct phases, export_up) },
+	{ "ip_up", "IP", offsetof(struct phases, ip_up) },
+	{ "group_started", "group", offsetof(struct phases, group_started) },
+	{ "first_remote_write", "remote writes", offsetof(struct phases, first_remote_write) },
+	{ "first_loopback_write", "loop-back writes", offsetof(struct phases, first_loopback_write) },
+};
+
+int64_t report_phase_ms(const struct phases *p, const struct report_phase *ph)
+{
+	int64_t v;
+
+	memcpy(&v, (const char *)p + ph->off, sizeof(v));
+	return v;
+}
+
+const char *report_role(const struct run_report *r, const char *node)
+{
+	for (int i = 0; i < r->nnodes; i++)
+		if (!strcmp(r->nodes[i].name, node))
+			return r->nodes[i].role;
+	return "";
+}
+
+uint64_t report_last_acked(const struct run_report *r, const char *node)
+{
+	for (int i = 0; r->in && i < r->in->nnodes; i++) {
+		const struct vseries *s = &r->in->nodes[i];
+		if (!strcmp(s->node, node))
+			return s->n ? s->s[s->n - 1].acked_bytes : 0;
+	}
+	return 0;
+}
+
+void report_iso8601(uint64_t epoch_ms, bool zone, char *buf, size_t len)
+{
+	time_t t = (time_t)(epoch_ms / 1000);
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || !strftime(buf, len, zone ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%dT%H:%M:%S", &tm))
+		snprintf(buf, len, "1970-01-01T00:00:00%s", zone ? "Z" : "");
+}
+
+void report_scenario_name(const struct run_report *r, char *buf, size_t len)
+{
+	const char *base = strrchr(r->scenario_path, '/');
+	size_t n;
+
+	base = base ? base + 1 : r->scenario_path;
+	n = strlen(base);
+	if (n > 4 && !strcmp(base + n - 4, ".ini"))
+		n -= 4;
+	if (!n) {
+		base = "unnamed";
+		n = strlen(base);
+	}
+	snprintf(buf, len, "%.*s", (int)n, base);
+}
+
+/* Length of the valid UTF-8 sequence at s (no overlongs, surrogates or U+FFFE/F), 0 if invalid. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	size_t n;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	/* A NUL is not a continuation byte, so this never reads past the string. */
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
+		return 0;
+	return n;
+}
+
+void report_clean_text(struct strbuf *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = utf8_seq(p);
+		bool ctl = n == 1 && ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7f);
+		if (!n || ctl) {
+			strbuf_addch(out, '?');
+			p++;
+			continue;
+		}
+		strbuf_add(out, p, n);
+		p += n;
+	}
+}
+
+const struct report_step *report_deciding_step(const struct run_report *r)
+{
+	const struct report_step *first = NULL;
+
+	for (int i = 0; i < r->nsteps; i++) {
+		const struct report_step *st = &r->steps[i];
+		if (!st->ran || st->ok)
+			continue;
+		if (r->v && !strcmp(st->message, r->v->reason))
+			return st;
+		if (!first)
+			first = st;
+	}
+	return first;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef TAKEOVER_REPORT_COMMON_H
+#define TAKEOVER_REPORT_COMMON_H
+/*
+ * Helpers shared by the report writers (json, junit, plot, summary), so the
+ * four files name phases, roles and the deciding step the same way. Not part
+ * of the report interface.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report/report.h"
+#include "util/strbuf.h"
+
+struct report_phase {
+	const char *key;   /* report.json key under takeover.phases_s */
+	const char *label; /* for people: summary line and plot marker */
+	size_t off;        /* offsetof(struct phases, ...) */
+};
+
+#define REPORT_NPHASES 9
+extern const struct report_phase report_phases[REPORT_NPHASES];
+
+/* Milliseconds after the fault, -1 when the phase was not seen. */
+int64_t report_phase_ms(const struct phases *p, const struct report_phase *ph);
+
+/* The role ("victim", "takeover", "client") of a node, "" when unknown. */
+const char *report_role(const struct run_report *r, const char *node);
+/* Last acked_bytes of a node's series, 0 without samples. */
+uint64_t report_last_acked(const struct run_report *r, const char *node);
+/* "2026-12-03T10:03:13Z"; with zone false the trailing Z is left out (JUnit's schema wants that). */
+void report_iso8601(uint64_t epoch_ms, bool zone, char *buf, size_t len);
+/* The scenario file's base name without ".ini": "loopback-failover". */
+void report_scenario_name(const struct run_report *r, char *buf, size_t len);
+/*
+ * Console titles and messages can carry any byte a guest printed: keep valid
+ * UTF-8, tab and newline, replace everything else with '?', so JSON and XML
+ * writers never reject or emit a malformed document.
+ */
+void report_clean_text(struct strbuf *out, const char *s);
+/*
+ * The failed step the verdict is about: the one whose message is the
+ * verdict's reason, else the first failed step; NULL when no step failed.
+ */
+const struct report_step *report_deciding_step(const struct run_report *r);
+
+#endif

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * report.json: the machine-readable result of a run (docs/report-schema.md).
+ * Keys are stable within a schema version; times are seconds as numbers,
+ * absent values are null rather than missing keys, so consumers never need
+ * to test for a key's presence.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/common.h"
+#include "report/report.h"
+#include "util/fs.h"
+#include "util/strbuf.h"
+
+/*
+ * Builders return NULL on failure; json_object_set_new() then fails on the
+ * NULL and the error travels up to report_json() without a check at each
+ * level.
+ */
+static int put(json_t *o, const char *key, json_t *v)
+{
+	return json_object_set_new(o, key, v) ? 1 : 0;
+}
+
+static json_t *done(json_t *o, int err)
+{
+	if (!err)
+		return o;
+	json_decref(o);
+	return NULL;
+}
+
+/* Guest-supplied text may be anything; jansson accepts only UTF-8. */
+static json_t *jstr(const char *s)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	report_clean_text(&sb, s ? s : "");
+	return json_string(sb.buf);
+}
+
+static json_t *jreal(double d)
+{
+	return isfinite(d) ? json_real(d) : json_null();
+}
+
+static json_t *jsec(uint64_t ms)
+{
+	return json_real((double)ms / 1000.0);
+}
+
+static json_t *juint(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+static json_t *phases_obj(const struct phases *p)
+{
+	json_t *o = json_object();
+	int err = !o;
+
+	for (size_t i = 0; o && i < REPORT_NPHASES; i++) {
+		int64_t ms = report_phase_ms(p, &report_phases[i]);
+		err |= put(o, report_phases[i].key, ms < 0 ? json_null() : jsec((uint64_t)ms));
+	}
+	return done(o, err);
+}
+
+static json_t *verdict_obj(const struct verdict *v)
+{
+	json_t *o = json_object();
+	int err = !o;
+
+	err |= put(o, "class", json_string(verdict_name(v->cls)));
+	err |= put(o, "exit_code", json_integer(verdict_exit_code(v->cls)));
+	err |= put(o, "node", jstr(v->node));
+	err |= put(o, "reason", jstr(v->reason));
+	return done(o, err);
+}
+
+/* The observe-window figures exist only once the verdict found the resume. */
+static json_t *takeover_obj(const struct verdict_input *in, const struct verdict *v)
+{
+	json_t *o = json_object();
+	bool resumed = v->t_resume != 0;
+	int err = !o;
+
+	err |= put(o, "victim", jstr(in->victim));
+	err |= put(o, "takeover_node", jstr(in->takeover));
+	err |= put(o, "fault_t_s", in->fault_fired ? jsec(in->t_fault) : json_null());
+	err |= put(o, "phases_s", phases_obj(&v->ph));
+	err |= put(o, "resume_s", resumed ? jsec(v->t_resume - in->t_fault) : json_null());
+	err |= put(o, "max_gap_s", resumed ? jsec(v->max_gap) : json_null());
+	err |= put(o, "window_bytes", resumed ? juint(v->window_bytes) : json_null());
+	err |= put(o, "window_rate_Bps", resumed ? jreal(v->window_rate) : json_null());
+	return done(o, err);
+}
+
+static json_t *criteria_obj(const struct verdict_input *in)
+{
+	json_t *o = json_object();
+	int err = !o;
+
+	err |= put(o, "steady_time_s", jsec(in->steady_time));
+	err |= put(o, "takeover_timeout_s", jsec(in->takeover_timeout));
+	err |= put(o, "observe_s", jsec(in->observe));
+	err |= put(o, "max_stall_s", jsec(in->max_stall));
+	err |= put(o, "min_rate_Bps", juint(in->min_rate));
+	return done(o, err);
+}
+
+static json_t *node_obj(const struct run_report *r, const struct report_node *n)
+{
+	json_t *o = json_object();
+	int err = !o;
+
+	err |= put(o, "name", jstr(n->name));
+	err |= put(o, "role", jstr(n->role));
+	err |= put(o, "writer", json_boolean(n->writer));
+	err |= put(o, "pressure", json_boolean(n->pressure));
+	err |= put(o, "kernel", jstr(n->kernel));
+	err |= put(o, "console", jstr(n->console));
+	err |= put(o, "acked_bytes", juint(report_last_acked(r, n->name)));
+	return done(o, err);
+}
+
+static json_t *nodes_arr(const struct run_report *r)
+{
+	json_t *a = json_array();
+	int err = !a;
+
+	for (int i = 0; a && i < r->nnodes; i++)
+		err |= json_array_append_new(a, node_obj(r, &r->nodes[i])) ? 1 : 0;
+	return done(a, err);
+}
+
+static json_t *kernel_arr(const struct verdict_input *in)
+{
+	json_t *a = json_array();
+	int err = !a;
+
+	for (int i = 0; a && i < in->nkernel; i++) {
+		json_t *o = json_object();
+		int e = !o;
+		e |= put(o, "t_s", jsec(in->kernel[i].t));
+		e |= put(o, "node", jstr(in->kernel[i].node));
+		e |= put(o, "class", jstr(in->kernel[i].cls));
+		e |= put(o, "title", jstr(in->kernel[i].title));
+		err |= json_array_append_new(a, done(o, e)) ? 1 : 0;
+	}
+	return done(a, err);
+}
+
+static json_t *verify_arr(const struct verdict_input *in)
+{
+	json_t *a = json_array();
+	int err = !a;
+
+	for (int i = 0; a && i < in->nverify; i++) {
+		json_t *o = json_object();
+		int e = !o;
+		e |= put(o, "node", jstr(in->verify[i].node));
+		e |= put(o, "ran", json_boolean(in->verify[i].ran));
+		e |= put(o, "acked", juint(in->verify[i].acked));
+		e |= put(o, "missing", juint(in->verify[i].missing));
+		e |= put(o, "corrupt", juint(in->verify[i].corrupt));
+		e |= put(o, "detail", jstr(in->verify[i].detail));
+		err |= json_array_append_new(a, done(o, e)) ? 1 : 0;
+	}
+	return done(a, err);
+}
+
+static json_t *steps_arr(const struct run_report *r)
+{
+	json_t *a = json_array();
+	int err = !a;
+
+	for (int i = 0; a && i < r->nsteps; i++) {
+		const struct report_step *st = &r->steps[i];
+		json_t *o = json_object();
+		int e = !o;
+		e |= put(o, "name", jstr(st->name));
+		e |= put(o, "ran", json_boolean(st->ran));
+		e |= put(o, "ok", json_boolean(st->ok));
+		e |= put(o, "seconds", jreal(st->seconds));
+		e |= put(o, "message", jstr(st->message));
+		err |= json_array_append_new(a, done(o, e)) ? 1 : 0;
+	}
+	return done(a, err);
+}
+
+/* Fixed names: other tools find the run's artifacts without parsing anything else. */
+static json_t *files_obj(void)
+{
+	return json_pack("{s:s, s:s, s:s, s:s}", "timeline", "timeline.jsonl", "junit", "junit.xml",
+			 "plot", "progress.svg", "scenario", "scenario.ini");
+}
+
+static json_t *run_meta(const struct run_report *r)
+{
+	json_t *o = json_object();
+	char started[32];
+	int err = !o;
+
+	report_iso8601(r->wall_start_ms, true, started, sizeof(started));
+	err |= put(o, "schema", json_integer(REPORT_SCHEMA_VERSION));
+	err |= put(o, "run_id", jstr(r->run_id));
+	err |= put(o, "cluster", jstr(r->cluster));
+	err |= put(o, "scenario", jstr(r->scenario_path));
+	err |= put(o, "kernel_release", jstr(r->kernel_release));
+	err |= put(o, "accel", json_string(r->kvm ? "kvm" : "tcg"));
+	err |= put(o, "started", json_string(started));
+	err |= put(o, "duration_s", jsec(r->duration_ms));
+	err |= put(o, "harness_cpu_s", jreal(r->harness_cpu_s));
+	return done(o, err);
+}
+
+static json_t *report_obj(const struct run_report *r)
+{
+	json_t *o = run_meta(r);
+	int err = !o;
+
+	if (!o)
+		return NULL;
+	err |= put(o, "verdict", verdict_obj(r->v));
+	err |= put(o, "takeover", takeover_obj(r->in, r->v));
+	err |= put(o, "criteria", criteria_obj(r->in));
+	err |= put(o, "nodes", nodes_arr(r));
+	err |= put(o, "kernel_events", kernel_arr(r->in));
+	err |= put(o, "verify", verify_arr(r->in));
+	err |= put(o, "steps", steps_arr(r));
+	err |= put(o, "files", files_obj());
+	return done(o, err);
+}
+
+int report_json(const struct run_report *r, const char *path)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	json_t *o;
+	char *text;
+
+	if (!r->v || !r->in)
+		return -EINVAL;
+	o = report_obj(r);
+	if (!o)
+		return -ENOMEM;
+	/* Ten significant digits: milliseconds survive, float noise does not. */
+	text = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_decref(o);
+	if (!text)
+		return -ENOMEM;
+	/* A text file ends with a newline; `cat report.json` should not glue the prompt to it. */
+	strbuf_addstr(&sb, text);
+	strbuf_addch(&sb, '\n');
+	free(text);
+	return write_file_atomic(path, sb.buf, sb.len, 0644);
+}

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * junit.xml: one <testsuite> with a <testcase> per step of the run, the shape
+ * Jenkins' and GitLab's JUnit importers read (Ant's schema: properties first,
+ * then testcases; failure and skipped as children of a testcase).
+ */
+#include <errno.h>
+#include <libxml/xmlwriter.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/common.h"
+#include "report/report.h"
+#include "util/fs.h"
+
+/* xmlTextWriter calls, errors collected once for the whole document. */
+struct xw {
+	xmlTextWriterPtr w;
+	int err;
+};
+
+static void open_el(struct xw *x, const char *name)
+{
+	x->err |= xmlTextWriterStartElement(x->w, BAD_CAST name) < 0;
+}
+
+static void close_el(struct xw *x)
+{
+	x->err |= xmlTextWriterEndElement(x->w) < 0;
+}
+
+/* Text from guests and the verdict is cleaned: one stray byte must not void the file. */
+static void attr(struct xw *x, const char *name, const char *value)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	report_clean_text(&sb, value);
+	x->err |= xmlTextWriterWriteAttribute(x->w, BAD_CAST name, BAD_CAST sb.buf) < 0;
+}
+
+static void attrf(struct xw *x, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void attrf(struct xw *x, const char *name, const char *fmt, ...)
+{
+	char buf[64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	attr(x, name, buf);
+}
+
+static void text(struct xw *x, const char *s)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	report_clean_text(&sb, s);
+	x->err |= xmlTextWriterWriteString(x->w, BAD_CAST sb.buf) < 0;
+}
+
+static void property(struct xw *x, const char *name, const char *value)
+{
+	open_el(x, "property");
+	attr(x, "name", name);
+	attr(x, "value", value);
+	close_el(x);
+}
+
+static void properties(struct xw *x, const struct run_report *r)
+{
+	open_el(x, "properties");
+	property(x, "verdict", verdict_name(r->v->cls));
+	property(x, "kernel_release", r->kernel_release);
+	property(x, "cluster", r->cluster);
+	property(x, "run_id", r->run_id);
+	close_el(x);
+}
+
+static void testcase(struct xw *x, const struct run_report *r, const struct report_step *st,
+		     const char *classname)
+{
+	open_el(x, "testcase");
+	attr(x, "classname", classname);
+	attr(x, "name", st->name);
+	attrf(x, "time", "%.3f", st->ran ? st->seconds : 0.0);
+	if (!st->ran) {
+		open_el(x, "skipped");
+		close_el(x);
+	} else if (!st->ok) {
+		bool deciding = st == report_deciding_step(r);
+		open_el(x, "failure");
+		attr(x, "message", st->message);
+		attr(x, "type", deciding ? verdict_name(r->v->cls) : "FAIL");
+		text(x, st->message);
+		close_el(x);
+	}
+	close_el(x);
+}
+
+/*
+ * A verdict that no failed step carries (every check passed, then the
+ * verdict found a stall in the recorded timeline) still has to turn the CI
+ * job red: it becomes a testcase of its own.
+ */
+static bool verdict_case_needed(const struct run_report *r)
+{
+	return r->v->cls != VERDICT_PASS && !report_deciding_step(r);
+}
+
+static void verdict_case(struct xw *x, const struct run_report *r, const char *classname)
+{
+	open_el(x, "testcase");
+	attr(x, "classname", classname);
+	attr(x, "name", "verdict");
+	attr(x, "time", "0.000");
+	open_el(x, "failure");
+	attr(x, "message", r->v->reason);
+	attr(x, "type", verdict_name(r->v->cls));
+	text(x, r->v->reason);
+	close_el(x);
+	close_el(x);
+}
+
+static void testsuite(struct xw *x, const struct run_report *r)
+{
+	char name[256], classname[300], stamp[32];
+	int extra = verdict_case_needed(r), failures = extra, skipped = 0;
+
+	for (int i = 0; i < r->nsteps; i++) {
+		skipped += !r->steps[i].ran;
+		failures += r->steps[i].ran && !r->steps[i].ok;
+	}
+	report_scenario_name(r, name, sizeof(name));
+	snprintf(classname, sizeof(classname), "takeover.%s", name);
+	/* Ant's schema: local time without a zone; UTC is what a CI log next to it shows. */
+	report_iso8601(r->wall_start_ms, false, stamp, sizeof(stamp));
+	open_el(x, "testsuite");
+	attr(x, "name", "takeover");
+	attrf(x, "tests", "%d", r->nsteps + extra);
+	attrf(x, "failures", "%d", failures);
+	attr(x, "errors", "0");
+	attrf(x, "skipped", "%d", skipped);
+	attrf(x, "time", "%.3f", (double)r->duration_ms / 1000.0);
+	attr(x, "timestamp", stamp);
+	properties(x, r);
+	for (int i = 0; i < r->nsteps; i++)
+		testcase(x, r, &r->steps[i], classname);
+	if (extra)
+		verdict_case(x, r, classname);
+	close_el(x);
+}
+
+int report_junit(const struct run_report *r, const char *path)
+{
+	xmlBufferPtr buf;
+	struct xw x = { 0 };
+	int ret;
+
+	if (!r->v)
+		return -EINVAL;
+	buf = xmlBufferCreate();
+	x.w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
+	if (!x.w) {
+		if (buf)
+			xmlBufferFree(buf);
+		return -ENOMEM;
+	}
+	xmlTextWriterSetIndent(x.w, 1);
+	xmlTextWriterSetIndentString(x.w, BAD_CAST "  ");
+	x.err |= xmlTextWriterStartDocument(x.w, NULL, "UTF-8", NULL) < 0;
+	testsuite(&x, r);
+	x.err |= xmlTextWriterEndDocument(x.w) < 0;
+	xmlFreeTextWriter(x.w);
+	ret = x.err ? -ENOMEM : write_file_atomic(path, xmlBufferContent(buf),
+						  (size_t)xmlBufferLength(buf), 0644);
+	xmlBufferFree(buf);
+	return ret;
+}

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The few lines `takeover run` ends with: the verdict first, because that is
+ * what a person (or a bisect log) looks for, then the evidence in the order
+ * it happened: takeover phases, the observe window, kernel reports,
+ * verification, the steps, and where the full record is.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "report/common.h"
+#include "report/report.h"
+#include "util/units.h"
+
+#define SUMMARY_MAX_KERNEL 3
+
+/* 3.8 MiB, 512.0 KiB, 100 B: a reader compares magnitudes, not exact bytes. */
+static void human_bytes(double b, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int i = 0;
+
+	while (b >= 1024.0 && i < 4) {
+		b /= 1024.0;
+		i++;
+	}
+	snprintf(buf, len, i ? "%.1f %s" : "%.0f %s", b, unit[i]);
+}
+
+/* The reason can quote a guest (a kernel report's title): no raw control bytes to the terminal. */
+static void verdict_line(const struct run_report *r, FILE *f)
+{
+	_cleanup_strbuf_ struct strbuf reason = STRBUF_INIT;
+
+	report_clean_text(&reason, r->v->reason);
+	fprintf(f, "%s: %s (exit %d)\n", verdict_name(r->v->cls), reason.buf,
+		verdict_exit_code(r->v->cls));
+}
+
+static void phases_line(const struct run_report *r, FILE *f)
+{
+	const struct verdict_input *in = r->in;
+	const char *sep = "";
+	char missing[256] = "";
+	size_t m = 0;
+
+	if (!in->fault_fired) {
+		fprintf(f, "takeover: the fault was not injected\n");
+		return;
+	}
+	fprintf(f, "takeover %s -> %s, fault at %.1fs: ", in->victim, in->takeover,
+		(double)in->t_fault / 1000.0);
+	for (size_t i = 0; i < REPORT_NPHASES; i++) {
+		int64_t ms = report_phase_ms(&r->v->ph, &report_phases[i]);
+		if (ms >= 0) {
+			fprintf(f, "%s%s +%.1fs", sep, report_phases[i].label, (double)ms / 1000.0);
+			sep = ", ";
+		} else if (m < sizeof(missing)) {
+			m += (size_t)snprintf(missing + m, sizeof(missing) - m, "%s%s", m ? ", " : "",
+					      report_phases[i].label);
+		}
+	}
+	if (missing[0])
+		fprintf(f, "%snot seen: %s", sep[0] ? "; " : "", missing);
+	fputc('\n', f);
+}
+
+static void window_line(const struct run_report *r, FILE *f)
+{
+	const struct verdict *v = r->v;
+	const struct verdict_input *in = r->in;
+	double from, to;
+	char bytes[32], rate[32], min[32], stall[32];
+
+	if (!v->t_resume) {
+		fprintf(f, "observe window: not reached\n");
+		return;
+	}
+	from = (double)(v->t_resume - in->t_fault) / 1000.0;
+	to = from + (double)in->observe / 1000.0;
+	/* The verdict stops before measuring a window the run did not finish. */
+	if (v->cls == VERDICT_ERROR) {
+		fprintf(f, "observe window +%.1fs..+%.1fs on %s: incomplete\n", from, to, in->takeover);
+		return;
+	}
+	human_bytes((double)v->window_bytes, bytes, sizeof(bytes));
+	human_bytes(v->window_rate, rate, sizeof(rate));
+	format_size(in->min_rate, min, sizeof(min));
+	format_duration_ms(in->max_stall, stall, sizeof(stall));
+	fprintf(f, "observe window +%.1fs..+%.1fs on %s: %s acknowledged, %s/s (min_rate %s/s), "
+		   "longest gap %.1fs (max_stall %s)\n",
+		from, to, in->takeover, bytes, rate, min, (double)v->max_gap / 1000.0, stall);
+}
+
+/* Only when there are any: most runs have none, and an empty line is noise. */
+static void kernel_line(const struct run_report *r, FILE *f)
+{
+	const struct verdict_input *in = r->in;
+
+	if (!in->nkernel)
+		return;
+	fprintf(f, "kernel: %d report%s", in->nkernel, in->nkernel == 1 ? "" : "s");
+	for (int i = 0; i < in->nkernel && i < SUMMARY_MAX_KERNEL; i++) {
+		/* A guest's bytes must not reach the terminal as control sequences. */
+		_cleanup_strbuf_ struct strbuf title = STRBUF_INIT;
+		report_clean_text(&title, in->kernel[i].title);
+		fprintf(f, "%s %s%s t=%.1fs %s", i ? ";" : ":", in->kernel[i].node,
+			strcmp(in->kernel[i].node, in->victim) ? "" : " (victim)",
+			(double)in->kernel[i].t / 1000.0, title.buf);
+	}
+	fprintf(f, "%s\n", in->nkernel > SUMMARY_MAX_KERNEL ? "; ..." : "");
+}
+
+static void verify_line(const struct run_report *r, FILE *f)
+{
+	const struct verdict_input *in = r->in;
+
+	fprintf(f, "verify:");
+	if (!in->nverify)
+		fprintf(f, " not run");
+	for (int i = 0; i < in->nverify; i++) {
+		const char *sep = i ? ";" : "";
+		if (!in->verify[i].ran)
+			fprintf(f, "%s %s not run", sep, in->verify[i].node);
+		else if (in->verify[i].missing || in->verify[i].corrupt)
+			fprintf(f, "%s %s %llu missing, %llu corrupt of %llu", sep, in->verify[i].node,
+				(unsigned long long)in->verify[i].missing,
+				(unsigned long long)in->verify[i].corrupt,
+				(unsigned long long)in->verify[i].acked);
+		else
+			fprintf(f, "%s %s ok (%llu acknowledged records)", sep, in->verify[i].node,
+				(unsigned long long)in->verify[i].acked);
+	}
+	fputc('\n', f);
+}
+
+static void steps_line(const struct run_report *r, FILE *f)
+{
+	int passed = 0, skipped = 0, failed = 0;
+	const char *sep = " (";
+
+	for (int i = 0; i < r->nsteps; i++) {
+		passed += r->steps[i].ran && r->steps[i].ok;
+		failed += r->steps[i].ran && !r->steps[i].ok;
+		skipped += !r->steps[i].ran;
+	}
+	fprintf(f, "steps: %d passed, %d failed", passed, failed);
+	for (int i = 0; i < r->nsteps; i++) {
+		if (!r->steps[i].ran || r->steps[i].ok)
+			continue;
+		fprintf(f, "%s%s", sep, r->steps[i].name);
+		sep = ", ";
+	}
+	fprintf(f, "%s, %d skipped\n", failed ? ")" : "", skipped);
+}
+
+static void files_line(const struct run_report *r, FILE *f)
+{
+	fprintf(f, "run %s: report.json, junit.xml, timeline.jsonl, progress.svg, scenario.ini",
+		r->run_id[0] ? r->run_id : "(no id)");
+	for (int i = 0; i < r->nnodes; i++)
+		if (r->nodes[i].console[0])
+			fprintf(f, ", %s", r->nodes[i].console);
+	fputc('\n', f);
+}
+
+void report_summary(const struct run_report *r, FILE *f)
+{
+	if (!r->v || !r->in)
+		return;
+	verdict_line(r, f);
+	phases_line(r, f);
+	window_line(r, f);
+	kernel_line(r, f);
+	verify_line(r, f);
+	steps_line(r, f);
+	files_line(r, f);
+}

@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * verdict_judge() on synthetic timelines: a three-node run (n1 the victim,
+ * n2 the takeover node, n3 a remote client) shaped like the failovers
+ * measured on TCG (docs: platform notes), then bent into each failure class.
+ * Criteria are the scenario defaults; timelines are built from them, so the
+ * tests follow if a default changes.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario.h"
+#include "util/strbuf.h"
+#include "verdict.h"
+
+#define T_FAULT 30000u
+#define STEP 1000u         /* the agent's progress period */
+#define POLL 2000u         /* the harness's crm_mon period */
+#define RATE (1u << 20)    /* bytes per second of a healthy writer */
+
+/* How the run after the fault goes; times are ms after the fault. */
+struct plan {
+	int64_t group_at;      /* the group runs on n2 (-1: never) */
+	int64_t resume_at;     /* n2's loop-back writes resume (-1: never) */
+	uint64_t rate;         /* n2's bytes per second once resumed */
+	uint64_t stall_from;   /* ms after resuming that n2 stops... */
+	uint64_t stall_len;    /* ...for this long (0: no stall) */
+	int64_t end_after;     /* t_end, ms after the resume (-1: resume + observe + 5s) */
+	bool inflight_ack;     /* n2 reports one more record 0.5 s after the fault */
+};
+
+static struct scenario sc;
+static struct verdict_input in;
+static struct verdict v;
+
+static void setup(void)
+{
+	struct strbuf errs = STRBUF_INIT;
+
+	ck_assert_int_eq(scenario_parse("empty", NULL, 0, NULL, &sc, &errs), 0);
+	strbuf_release(&errs);
+	verdict_input_init(&in, &sc);
+	memset(&v, 0, sizeof(v));
+}
+
+static void teardown(void)
+{
+	verdict_input_release(&in);
+	scenario_release(&sc);
+}
+
+static struct plan healthy(void)
+{
+	return (struct plan){ .group_at = 62000, .resume_at = 66000, .rate = RATE, .end_after = -1 };
+}
+
+static uint64_t plan_end(const struct plan *p)
+{
+	uint64_t resume = p->resume_at >= 0 ? (uint64_t)p->resume_at : in.takeover_timeout;
+
+	if (p->end_after >= 0)
+		return T_FAULT + resume + (uint64_t)p->end_after;
+	return T_FAULT + resume + in.observe + 5000;
+}
+
+static bool n2_progresses(const struct plan *p, uint64_t t)
+{
+	uint64_t since;
+
+	if (t < T_FAULT)
+		return true;
+	if (p->resume_at < 0 || t < T_FAULT + (uint64_t)p->resume_at)
+		return false;
+	since = t - T_FAULT - (uint64_t)p->resume_at;
+	return !p->stall_len || since < p->stall_from || since >= p->stall_from + p->stall_len;
+}
+
+/* The remote client comes back 2 s after the group, whatever n2 does. */
+static bool n3_progresses(const struct plan *p, uint64_t t)
+{
+	return t < T_FAULT || (p->group_at >= 0 && t >= T_FAULT + (uint64_t)p->group_at + 2000);
+}
+
+static void add_samples(const struct plan *p, uint64_t end)
+{
+	uint64_t a1 = 0, a2 = 0, a3 = 0;
+
+	for (uint64_t t = STEP; t <= end; t += STEP) {
+		if (t < T_FAULT)
+			verdict_add_sample(&in, "n1", t, a1 += RATE);
+		if (n2_progresses(p, t))
+			a2 += t < T_FAULT ? RATE : p->rate;
+		verdict_add_sample(&in, "n2", t, a2);
+		if (n3_progresses(p, t))
+			a3 += RATE;
+		verdict_add_sample(&in, "n3", t, a3);
+		if (p->inflight_ack && t == T_FAULT)
+			verdict_add_sample(&in, "n2", t + 500, a2 += 65536);
+	}
+}
+
+/* Pacemaker as measured: offline +24 s, fenced +28 s, then fs, nfsd, export, IP, group. */
+static void add_crm(const struct plan *p, uint64_t end)
+{
+	for (uint64_t t = 0; t <= end; t += POLL) {
+		struct vcrm *c = verdict_add_crm(&in);
+		int64_t dt = (int64_t)t - (int64_t)T_FAULT;
+		bool moving = p->group_at >= 0 && dt >= 42000;
+		c->t = t;
+		c->victim_online = dt < 24000;
+		c->fenced = dt >= 28000;
+		snprintf(c->group_node, sizeof(c->group_node), "%s", dt < 0 ? "n1" : moving ? "n2" : "");
+		c->group_started = dt < 0 || (p->group_at >= 0 && dt >= p->group_at);
+		c->fs = moving;
+		c->nfsd = moving && dt >= 56000;
+		c->export_ = moving && dt >= 58000;
+		c->ip = moving && dt >= 62000;
+	}
+}
+
+static void build(const struct plan *p)
+{
+	uint64_t end = plan_end(p);
+
+	in.fault_fired = true;
+	in.t_fault = T_FAULT;
+	snprintf(in.victim, sizeof(in.victim), "n1");
+	snprintf(in.takeover, sizeof(in.takeover), "n2");
+	in.t_end = end;
+	add_samples(p, end);
+	add_crm(p, end);
+}
+
+static void judge_plan(struct plan p)
+{
+	build(&p);
+	verdict_judge(&in, &v);
+}
+
+static void add_kernel(const char *node, const char *cls, const char *title)
+{
+	int i = in.nkernel++;
+
+	in.kernel[i].t = T_FAULT + 40000;
+	snprintf(in.kernel[i].node, sizeof(in.kernel[i].node), "%s", node);
+	snprintf(in.kernel[i].cls, sizeof(in.kernel[i].cls), "%s", cls);
+	snprintf(in.kernel[i].title, sizeof(in.kernel[i].title), "%s", title);
+}
+
+static void add_verify(const char *node, uint64_t acked, uint64_t missing, uint64_t corrupt)
+{
+	int i = in.nverify++;
+
+	snprintf(in.verify[i].node, sizeof(in.verify[i].node), "%s", node);
+	in.verify[i].ran = true;
+	in.verify[i].acked = acked;
+	in.verify[i].missing = missing;
+	in.verify[i].corrupt = corrupt;
+	snprintf(in.verify[i].detail, sizeof(in.verify[i].detail), "first gap at record 1234");
+}
+
+static void assert_class(enum verdict_class c, const char *node)
+{
+	ck_assert_msg(v.cls == c, "expected %s, got %s: %s", verdict_name(c), verdict_name(v.cls),
+		      v.reason);
+	if (node)
+		ck_assert_str_eq(v.node, node);
+	ck_assert_msg(v.reason[0], "a verdict always says why");
+}
+
+/* ---- PASS and the measured figures ---- */
+
+START_TEST(pass_healthy)
+{
+	judge_plan(healthy());
+	assert_class(VERDICT_PASS, "n2");
+	ck_assert_int_eq(verdict_exit_code(v.cls), 0);
+	ck_assert_uint_eq(v.t_resume, T_FAULT + 66000);
+	ck_assert_uint_le(v.max_gap, STEP);
+	ck_assert_uint_eq(v.window_bytes, in.observe / 1000 * RATE);
+	ck_assert_double_eq_tol(v.window_rate, RATE, 1.0);
+}
+END_TEST
+
+START_TEST(phases_computed)
+{
+	judge_plan(healthy());
+	ck_assert_int_eq(v.ph.seen_offline, 24000);
+	ck_assert_int_eq(v.ph.fenced, 28000);
+	ck_assert_int_eq(v.ph.fs_mounted, 42000);
+	ck_assert_int_eq(v.ph.nfsd_started, 56000);
+	ck_assert_int_eq(v.ph.export_up, 58000);
+	ck_assert_int_eq(v.ph.ip_up, 62000);
+	ck_assert_int_eq(v.ph.group_started, 62000);
+	ck_assert_int_eq(v.ph.first_remote_write, 64000);
+	ck_assert_int_eq(v.ph.first_loopback_write, 66000);
+}
+END_TEST
+
+/* Phases are computed whatever the verdict, and -1 for what never happened. */
+START_TEST(phases_unseen)
+{
+	struct plan p = healthy();
+
+	p.group_at = -1;
+	p.resume_at = -1;
+	judge_plan(p);
+	ck_assert_int_eq(v.ph.seen_offline, 24000);
+	ck_assert_int_eq(v.ph.fenced, 28000);
+	ck_assert_int_eq(v.ph.fs_mounted, -1);
+	ck_assert_int_eq(v.ph.group_started, -1);
+	ck_assert_int_eq(v.ph.first_remote_write, -1);
+	ck_assert_int_eq(v.ph.first_loopback_write, -1);
+}
+END_TEST
+
+START_TEST(phases_without_fault)
+{
+	judge_plan(healthy());
+	in.fault_fired = false;
+	verdict_judge(&in, &v);
+	assert_class(VERDICT_ERROR, NULL);
+	ck_assert_int_eq(v.ph.seen_offline, -1);
+	ck_assert_int_eq(v.ph.first_loopback_write, -1);
+}
+END_TEST
+
+/* Both deadlines are inclusive: exactly takeover_timeout is still in time. */
+START_TEST(pass_at_deadline)
+{
+	struct plan p = healthy();
+
+	p.group_at = (int64_t)in.takeover_timeout;
+	p.resume_at = (int64_t)in.takeover_timeout;
+	judge_plan(p);
+	assert_class(VERDICT_PASS, "n2");
+}
+END_TEST
+
+/*
+ * The write in flight when the server died is acknowledged just after the
+ * fault; the agent then keeps reporting that same total every second. That
+ * is not the writer resuming: resume is the first progress past the grace.
+ */
+START_TEST(inflight_ack_is_not_resume)
+{
+	struct plan p = healthy();
+
+	p.inflight_ack = true;
+	judge_plan(p);
+	assert_class(VERDICT_PASS, "n2");
+	ck_assert_uint_eq(v.t_resume, T_FAULT + 66000);
+	ck_assert_int_eq(v.ph.first_loopback_write, 66000);
+}
+END_TEST
+
+/* ---- FAIL-TAKEOVER-TIMEOUT ---- */
+
+START_TEST(timeout_group_never)
+{
+	struct plan p = healthy();
+
+	p.group_at = -1;
+	p.resume_at = -1;
+	judge_plan(p);
+	assert_class(VERDICT_FAIL_TAKEOVER_TIMEOUT, "n2");
+	ck_assert_int_eq(verdict_exit_code(v.cls), 1);
+	ck_assert_ptr_nonnull(strstr(v.reason, "group"));
+}
+END_TEST
+
+START_TEST(timeout_group_late)
+{
+	struct plan p = healthy();
+
+	p.group_at = (int64_t)in.takeover_timeout + POLL;
+	p.resume_at = p.group_at + 2000;
+	judge_plan(p);
+	assert_class(VERDICT_FAIL_TAKEOVER_TIMEOUT, "n2");
+	ck_assert_int_eq(v.ph.group_started, p.group_at);
+}
+END_TEST
+
+/* The group is up and remote clients write, but the loop-back mount never moves. */
+START_TEST(timeout_loopback_never)
+{
+	struct plan p = healthy();
+
+	p.resume_at = -1;
+	judge_plan(p);
+	assert_class(VERDICT_FAIL_TAKEOVER_TIMEOUT, "n2");
+	ck_assert_ptr_nonnull(strstr(v.reason, "did not resume"));
+	ck_assert_int_eq(v.ph.first_remote_write, 64000);
+	ck_assert_uint_eq(v.t_resume, 0);
+}
+END_TEST
+
+START_TEST(timeout_loopback_late)
+{
+	struct plan p = healthy();
+
+	p.resume_at = (int64_t)in.takeover_timeout + STEP;
+	judge_plan(p);
+	assert_class(VERDICT_FAIL_TAKEOVER_TIMEOUT, "n2");
+}
+END_TEST
+
+/* No progress series at all from the takeover node (its writer never started). */
+START_TEST(timeout_no_series)
+{
+	judge_plan(healthy());
+	for (int i = 0; i < in.nnodes; i++)
+		if (!strcmp(in.nodes[i].node, "n2"))
+			snprintf(in.nodes[i].node, sizeof(in.nodes[i].node), "n9");
+	verdict_judge(&in, &v);
+	assert_class(VERDICT_FAIL_TAKEOVER_TIMEOUT, "n2");
+	ck_assert_ptr_nonnull(strstr(v.reason, "did not resume"));
+}
+END_TEST
+
+/* ---- FAIL-STALL, FAIL-LIVELOCK ---- */
+
+START_TEST(stall_after_resume)
+{
+	struct plan p = healthy();
+
+	p.stall_from = 10000;
+	p.stall_len = in.max_stall + 14000;
+	judge_plan(p);
+	assert_class(VERDICT_FAIL_STALL, "n2");
+	ck_assert_uint_ge(v.max_gap, p.stall_len);
+	ck_assert_uint_le(v.max_gap, p.stall_len + STEP);
+	ck_assert_ptr_nonnull(strstr(v.reason, "stalled"));
+}
+END_TEST
+
+/* A gap at max_stall exactly is allowed; it must be longer to fail. */
+START_TEST(stall_within_limit)
+{
+	struct plan p = healthy();
+
+	p.stall_from = 10000;
+	p.stall_len = in.max_stall - STEP;
+	judge_plan(p);
+	assert_class(VERDICT_PASS, "n2");
+	ck_assert_uint_eq(v.max_gap, in.max_stall);
+}
+END_TEST
+
+/* Writes that stop for good before the window closes are a stall too (the trailing gap). */
+START_TEST(stall_until_end)
+{
+	struct plan p = healthy();
+
+	p.stall_from = 5000;
+	p.stall_len = 10 * in.observe;
+	judge_plan(p);
+	assert_class(VERDICT_FAIL_STALL, "n2");
+}
+END_TEST
+
+START_TEST(livelock_slow_progress)
+{
+	struct plan p = healthy();
+
+	p.rate = in.min_rate / 4;
+	judge_plan(p);
+	assert_class(VERDICT_FAIL_LIVELOCK, "n2");
+	ck_assert_uint_le(v.max_gap, STEP);
+	ck_assert_double_lt(v.window_rate, (double)in.min_rate);
+}
+END_TEST
+
+/* ---- FAIL-DATA-LOSS, FAIL-KERNEL ---- */
+
+START_TEST(data_loss_missing)
+{
+	judge_plan(healthy());
+	add_verify("n1", 400, 0, 0);
+	add_verify("n2", 1000, 3, 0);
+	verdict_judge(&in, &v);
+	assert_class(VERDICT_FAIL_DATA_LOSS, "n2");
+	ck_assert_ptr_nonnull(strstr(v.reason, "3 acknowledged records missing"));
+}
+END_TEST
+
+START_TEST(data_loss_corrupt)
+{
+	judge_plan(healthy());
+	add_verify("n3", 1000, 0, 1);
+	verdict_judge(&in, &v);
+	assert_class(VERDICT_FAIL_DATA_LOSS, "n3");
+}
+END_TEST
+
+/* A verifier that could not run is not evidence of loss. */
+START_TEST(verify_not_run)
+{
+	judge_plan(healthy());
+	add_verify("n2", 0, 5, 0);
+	in.verify[0].ran = false;
+	verdict_judge(&in, &v);
+	assert_class(VERDICT_PASS, "n2");
+}
+END_TEST
+
+START_TEST(kernel_on_survivor)
+{
+	judge_plan(healthy());
+	add_kernel("n3", "oops", "BUG: unable to handle page fault in nfs_commit_inode");
+	verdict_judge(&in, &v);
+	assert_class(VERDICT_FAIL_KERNEL, "n3");
+	ck_assert_ptr_nonnull(strstr(v.reason, "nfs_commit_inode"));
+}
+END_TEST
+
+/* The victim was killed on purpose: whatever it printed dying is not a verdict. */
+START_TEST(kernel_on_victim_ignored)
+{
+	judge_plan(healthy());
+	add_kernel("n1", "panic", "Kernel panic - not syncing: sysrq triggered crash");
+	verdict_judge(&in, &v);
+	assert_class(VERDICT_PASS, "n2");
+}
+END_TEST
+
+/* ---- ERROR ---- */
+
+START_TEST(error_infra)
+{
+	judge_plan(healthy());
+	snprintf(in.infra_error, sizeof(in.infra_error), "libvirtd died");
+	verdict_judge(&in, &v);
+	assert_class(VERDICT_ERROR, NULL);
+	ck_assert_str_eq(v.reason, "libvirtd died");
+	ck_assert_int_eq(verdict_exit_code(v.cls), 125);
+}
+END_TEST
+
+START_TEST(error_window_incomplete)
+{
+	struct plan p = healthy();
+
+	p.end_after = (int64_t)in.observe / 2;
+	judge_plan(p);
+	assert_class(VERDICT_ERROR, "n2");
+	ck_assert_ptr_nonnull(strstr(v.reason, "observe window"));
+}
+END_TEST
+
+/* ---- precedence: ERROR > KERNEL > DATA-LOSS > TAKEOVER-TIMEOUT > STALL > LIVELOCK ---- */
+
+START_TEST(precedence_error_over_kernel)
+{
+	judge_plan(healthy());
+	add_kernel("n2", "oops", "BUG: something");
+	snprintf(in.infra_error, sizeof(in.infra_error), "console lost");
+	verdict_judge(&in, &v);
+	assert_class(VERDICT_ERROR, NULL);
+}
+END_TEST
+
+START_TEST(precedence_kernel_over_data_loss)
+{
+	struct plan p = healthy();
+
+	p.group_at = -1;
+	p.resume_at = -1;
+	judge_plan(p);
+	add_verify("n2", 1000, 7, 0);
+	add_kernel("n2", "hung-task", "INFO: task hung in nfs_wait_bit_killable");
+	verdict_judge(&in, &v);
+	assert_class(VERDICT_FAIL_KERNEL, "n2");
+}
+END_TEST
+
+START_TEST(precedence_data_loss_over_timeout)
+{
+	struct plan p = healthy();
+
+	p.group_at = -1;
+	p.resume_at = -1;
+	judge_plan(p);
+	add_verify("n3", 1000, 7, 0);
+	verdict_judge(&in, &v);
+	assert_class(VERDICT_FAIL_DATA_LOSS, "n3");
+}
+END_TEST
+
+START_TEST(precedence_timeout_over_stall)
+{
+	struct plan p = healthy();
+
+	p.resume_at = (int64_t)in.takeover_timeout + STEP;
+	p.stall_from = 5000;
+	p.stall_len = in.max_stall * 2;
+	judge_plan(p);
+	assert_class(VERDICT_FAIL_TAKEOVER_TIMEOUT, "n2");
+}
+END_TEST
+
+START_TEST(precedence_stall_over_livelock)
+{
+	struct plan p = healthy();
+
+	p.rate = in.min_rate / 4;
+	p.stall_from = 5000;
+	p.stall_len = in.max_stall * 2;
+	judge_plan(p);
+	assert_class(VERDICT_FAIL_STALL, "n2");
+}
+END_TEST
+
+START_TEST(names_and_codes)
+{
+	static const struct {
+		enum verdict_class c;
+		const char *name;
+		int code;
+	} t[] = {
+		{ VERDICT_PASS, "PASS", 0 },
+		{ VERDICT_FAIL_TAKEOVER_TIMEOUT, "FAIL-TAKEOVER-TIMEOUT", 1 },
+		{ VERDICT_FAIL_STALL, "FAIL-STALL", 1 },
+		{ VERDICT_FAIL_LIVELOCK, "FAIL-LIVELOCK", 1 },
+		{ VERDICT_FAIL_DATA_LOSS, "FAIL-DATA-LOSS", 1 },
+		{ VERDICT_FAIL_KERNEL, "FAIL-KERNEL", 1 },
+		{ VERDICT_ERROR, "ERROR", 125 },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		ck_assert_str_eq(verdict_name(t[i].c), t[i].name);
+		ck_assert_int_eq(verdict_exit_code(t[i].c), t[i].code);
+	}
+}
+END_TEST
+
+static Suite *verdict_suite(void)
+{
+	Suite *s = suite_create("verdict");
+	TCase *pass = tcase_create("pass");
+	TCase *fail = tcase_create("fail");
+	TCase *prec = tcase_create("precedence");
+
+	tcase_add_checked_fixture(pass, setup, teardown);
+	tcase_add_checked_fixture(fail, setup, teardown);
+	tcase_add_checked_fixture(prec, setup, teardown);
+	tcase_add_test(pass, pass_healthy);
+	tcase_add_test(pass, phases_computed);
+	tcase_add_test(pass, phases_unseen);
+	tcase_add_test(pass, phases_without_fault);
+	tcase_add_test(pass, pass_at_deadline);
+	tcase_add_test(pass, inflight_ack_is_not_resume);
+	tcase_add_test(pass, verify_not_run);
+	tcase_add_test(pass, kernel_on_victim_ignored);
+	tcase_add_test(pass, names_and_codes);
+	tcase_add_test(fail, timeout_group_never);
+	tcase_add_test(fail, timeout_group_late);
+	tcase_add_test(fail, timeout_loopback_never);
+	tcase_add_test(fail, timeout_loopback_late);
+	tcase_add_test(fail, timeout_no_series);
+	tcase_add_test(fail, stall_after_resume);
+	tcase_add_test(fail, stall_within_limit);
+	tcase_add_test(fail, stall_until_end);
+	tcase_add_test(fail, livelock_slow_progress);
+	tcase_add_test(fail, data_loss_missing);
+	tcase_add_test(fail, data_loss_corrupt);
+	tcase_add_test(fail, kernel_on_survivor);
+	tcase_add_test(fail, error_infra);
+	tcase_add_test(fail, error_window_incomplete);
+	tcase_add_test(prec, precedence_error_over_kernel);
+	tcase_add_test(prec, precedence_kernel_over_data_loss);
+	tcase_add_test(prec, precedence_data_loss_over_timeout);
+	tcase_add_test(prec, precedence_timeout_over_stall);
+	tcase_add_test(prec, precedence_stall_over_livelock);
+	suite_add_tcase(s, pass);
+	suite_add_tcase(s, fail);
+	suite_add_tcase(s, prec);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(verdict_suite());
+	int failed;
+
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
