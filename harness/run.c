@@ -383,6 +383,35 @@ static int verify_all(struct run *r, struct report_step *s, struct step_clock *c
 	return 0;
 }
 
+/* The checks the verdict made, as steps: one junit testcase each. */
+static void add_verdict_steps(struct run_report *rep, const struct verdict *v)
+{
+	static const struct {
+		const char *name;
+		enum verdict_class fails_on;
+		const char *ok;
+	} checks[] = {
+		{ "kernel-clean", VERDICT_FAIL_KERNEL, "no oops, BUG, panic or lockdep report on a surviving node" },
+		{ "takeover", VERDICT_FAIL_TAKEOVER_TIMEOUT, "group moved and loop-back writes resumed in time" },
+		{ "no-stall", VERDICT_FAIL_STALL, "no progress gap longer than max_stall" },
+		{ "no-livelock", VERDICT_FAIL_LIVELOCK, "progress at or above min_rate" },
+	};
+	/* Once a check failed (or data was lost, or the run broke), later ones were not judged. */
+	bool decided = v->cls == VERDICT_ERROR;
+
+	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]) && rep->nsteps < REPORT_MAX_STEPS; i++) {
+		struct report_step *s = &rep->steps[rep->nsteps++];
+		memset(s, 0, sizeof(*s));
+		snprintf(s->name, sizeof(s->name), "%s", checks[i].name);
+		if (decided)
+			continue;
+		s->ran = true;
+		s->ok = v->cls != checks[i].fails_on;
+		snprintf(s->message, sizeof(s->message), "%s", s->ok ? checks[i].ok : v->reason);
+		decided = !s->ok || (v->cls == VERDICT_FAIL_DATA_LOSS && i == 0);
+	}
+}
+
 /* ---- the whole run ---- */
 
 static int make_run_dir(struct run *r)
@@ -556,6 +585,18 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o)
 		snprintf(rn->console, sizeof(rn->console), "console-%s.log", r.c.nodes[i].name);
 	}
 	copy_consoles(&r);
+	add_verdict_steps(&rep, &v);
+
+	/* Tear down before writing the reports, so they tell the final truth. */
+	bool keep = o->keep || (o->keep_on_fail && v.cls != VERDICT_PASS);
+	char name[CLUSTER_NAME_MAX + 1], uri[512];
+	snprintf(name, sizeof(name), "%s", r.c.name);
+	snprintf(uri, sizeof(uri), "%s", r.c.uri);
+	cluster_release(&r.c);
+	if (!keep && cluster_down(name) < 0 && v.cls == VERDICT_PASS) {
+		v.cls = VERDICT_ERROR;
+		snprintf(v.reason, sizeof(v.reason), "the cluster could not be removed after the run");
+	}
 	char *p = xasprintf("%s/report.json", r.dir);
 	report_json(&rep, p);
 	free(p);
@@ -564,19 +605,15 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o)
 	free(p);
 	report_plot(&rep, r.dir);
 	report_summary(&rep, stdout);
-
-	bool keep = o->keep || (o->keep_on_fail && v.cls != VERDICT_PASS);
-	if (keep) {
-		fprintf(stderr, "cluster %s kept running:\n  consoles: virsh -c '%s' console takeover-%s-n1\n"
-				"  remove:   takeover down %s\n", r.c.name, r.c.uri, r.c.name, r.c.name);
-		cluster_release(&r.c);
-	} else {
-		char name[CLUSTER_NAME_MAX + 1];
-		snprintf(name, sizeof(name), "%s", r.c.name);
-		cluster_release(&r.c);
-		if (cluster_down(name) < 0 && v.cls == VERDICT_PASS)
-			v.cls = VERDICT_ERROR;
-	}
+	printf("results: %s\n", r.dir);
+	if (keep)
+		fprintf(stderr,
+			"cluster %s kept running (%s):\n"
+			"  console:  virsh -c '%s' console takeover-%s-%s\n"
+			"  status:   takeover status %s\n"
+			"  remove:   takeover down %s\n",
+			name, verdict_name(v.cls), uri, name, r.takeover ? rep.nodes[r.takeover - 1].name : "n1",
+			name, name);
 	verdict_input_release(&in);
 	free(tlpath);
 	free(r.dir);

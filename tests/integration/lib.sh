@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Helpers for the integration tests (sourced). They boot real VMs: root, TCG or KVM.
+set -euo pipefail
+
+TAKEOVER=${TAKEOVER:?TAKEOVER must point at the takeover binary}
+PASS=0
+FAIL=0
+
+ok() { PASS=$((PASS + 1)); echo "ok - $*"; }
+not_ok() { FAIL=$((FAIL + 1)); echo "not ok - $*"; }
+check() { # check DESCRIPTION COMMAND...
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+
+finish() {
+	echo "$PASS passed, $FAIL failed"
+	[ "$FAIL" -eq 0 ]
+}
+
+state_root() { echo "${TAKEOVER_STATE_DIR:-/var/lib/takeover/clusters}"; }
+
+# Everything a cluster could leave behind, listed; empty output means clean.
+leftovers() {
+	local name=$1 p
+	[ -e "/run/netns/takeover-$name" ] && echo "netns takeover-$name"
+	[ -e "$(state_root)/$name" ] && echo "state dir $(state_root)/$name"
+	grep -F "$(state_root)/$name" /proc/mounts | sed 's/^/mount /' || true
+	for p in /proc/[0-9]*; do
+		tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -qE "guest=takeover-$name-|$(state_root)/$name/" &&
+			echo "process ${p#/proc/}: $(tr '\0' ' ' <"$p/cmdline" | cut -c1-120)"
+	done
+	return 0
+}
+
+assert_no_leftovers() {
+	local name=$1 l
+	l=$(leftovers "$name")
+	if [ -z "$l" ]; then
+		ok "nothing of cluster $name left"
+	else
+		not_ok "cluster $name left things behind:"
+		echo "$l" | sed 's/^/#   /'
+	fi
+}
