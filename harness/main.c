@@ -65,6 +65,11 @@ static const struct command commands[] = {
 	  "only what it can prove belongs to the cluster (its namespace, the processes\n"
 	  "inside it, domains named takeover-CLUSTER-*, its state directory).\n\n"
 	  "Exit status: 0 removed (or nothing to remove), 125 something could not be removed." },
+	{ "exec", cmd_exec, "exec [--timeout DURATION] CLUSTER NODE COMMAND [ARG...]",
+	  "Run a command on a node through its agent",
+	  "Prints the command's output (stdout and stderr merged) and exits with its exit\n"
+	  "status; 124 when it ran into --timeout (default 60s), 125 when the agent did\n"
+	  "not answer. No shell is involved: use 'sh -c ...' for one." },
 	{ "help", cmd_help, "help [SUBCOMMAND | scenario [--markdown]]",
 	  "Show help for a subcommand, or the scenario file reference",
 	  "help scenario prints the reference of every scenario key, generated from the\n"

@@ -366,9 +366,22 @@ static int verify_one(struct run *r, int via, int node)
 	return ran ? (rc ? 1 : 0) : -1;
 }
 
+/*
+ * Read through a surviving client other than the takeover node when there is
+ * one: it reaches the new server over the network, like any client would,
+ * and a negative-control block on the takeover node cannot get in its way.
+ */
+static int verifier_node(struct run *r)
+{
+	for (int i = 0; i < r->c.n; i++)
+		if (i + 1 != r->victim && i + 1 != r->takeover && r->c.nodes[i].ch.fd >= 0)
+			return i + 1;
+	return r->takeover;
+}
+
 static int verify_all(struct run *r, struct report_step *s, struct step_clock *clk)
 {
-	int via = r->takeover, bad = 0, skipped = 0;
+	int via = verifier_node(r), bad = 0, skipped = 0;
 
 	for (int i = 0; i < r->c.n; i++) {
 		if (!r->nodes[i].writer)
@@ -500,9 +513,10 @@ static int scenario_steps(struct run *r, struct run_report *rep)
 		return ret;
 	}
 	step_end(s, &clk, true, "%s of %s", f->name, fc.victim->name);
-	stop_workloads(r);
+	/* Undo first: a writer blocked by the fault cannot be stopped until it is lifted. */
 	if (f->undo)
 		f->undo(&fc);
+	stop_workloads(r);
 	s = step_begin(rep, "data-integrity", &clk);
 	return verify_all(r, s, &clk);
 }

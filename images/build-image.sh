@@ -18,7 +18,8 @@
 # from /etc/apt/sources.list.d/*.sources and /etc/apt/sources.list{,.d/*.list}.
 #
 # Environment: TAKEOVER_IMAGE_TRIM=0 skips the boot trimming (for measuring
-# what it buys); TAKEOVER_IMAGE_SUITE (default bookworm).
+# what it buys); TAKEOVER_IMAGE_SUITE (default bookworm); TAKEOVER_APT_DIR
+# (default /etc/apt: where the apt sources are read, for tests).
 #
 # Exit status: 0 built; 2 bad usage; 125 could not build (no Debian source,
 # archive unreachable, package missing, any other build failure). On failure
@@ -29,6 +30,7 @@ PROG=build-image
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SUITE=${TAKEOVER_IMAGE_SUITE:-bookworm}
 TRIM=${TAKEOVER_IMAGE_TRIM:-1}
+APT_DIR=${TAKEOVER_APT_DIR:-/etc/apt}
 OVERLAY=$HERE/overlay
 PKGLIST=$HERE/packages.list
 
@@ -78,14 +80,15 @@ cleanup() {
 }
 
 # Print "URI SUITE" for every Debian archive entry of this machine's apt
-# sources. An entry counts as Debian when it is signed by
-# debian-archive-keyring, or when it lists a bookworm suite with component
-# main (third-party repositories use their own suites and keys). Suites of
-# another Debian release are mapped to SUITE, SUITE-updates, SUITE-security.
+# sources ("deb" type, component main). An entry counts as Debian when it is
+# signed by debian-archive-keyring, or its URI path ends in /debian or
+# /debian-security, or it lists a SUITE suite (third-party repositories use
+# their own suites, keys and paths). Suites of another Debian release are
+# mapped to SUITE, SUITE-updates, SUITE-security; backports are left out.
 debian_sources() {
 	local f
 	shopt -s nullglob
-	for f in /etc/apt/sources.list.d/*.sources; do
+	for f in "$APT_DIR"/sources.list.d/*.sources; do
 		grep -v '^[[:space:]]*#' "$f" | awk -v want="$SUITE" '
 		BEGIN { RS = ""; FS = "\n" }
 		{
@@ -99,11 +102,14 @@ debian_sources() {
 			if (tolower(fld["enabled"]) ~ /no/) next
 			if (fld["types"] !~ /(^|[ \t])deb([ \t]|$)/) next
 			if (fld["components"] !~ /(^|[ \t])main([ \t]|$)/) next
-			debian = (fld["signed-by"] ~ /debian-archive-keyring/)
+			signed = (fld["signed-by"] ~ /debian-archive-keyring/)
 			nu = split(fld["uris"], u, /[ \t]+/); ns = split(fld["suites"], s, /[ \t]+/)
-			for (j = 1; j <= ns; j++) {
-				st = map(s[j], debian); if (st == "") continue
-				for (k = 1; k <= nu; k++) if (u[k] != "") print u[k], st
+			for (k = 1; k <= nu; k++) {
+				if (u[k] == "") continue
+				debian = signed || u[k] ~ /\/debian(-security)?\/?$/
+				for (j = 1; j <= ns; j++) {
+					st = map(s[j], debian); if (st != "") print u[k], st
+				}
 			}
 		}
 		function map(st, debian) {
@@ -116,7 +122,7 @@ debian_sources() {
 			return ""
 		}'
 	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+	for f in "$APT_DIR"/sources.list "$APT_DIR"/sources.list.d/*.list; do
 		[[ -r $f ]] || continue
 		awk -v want="$SUITE" '
 		$1 != "deb" { next }
@@ -126,7 +132,7 @@ debian_sources() {
 			uri = $i; st = $(i + 1); main = 0
 			for (j = i + 2; j <= NF; j++) if ($j == "main") main = 1
 			if (!main) next
-			debian = (opts ~ /debian-archive-keyring/)
+			debian = (opts ~ /debian-archive-keyring/ || uri ~ /\/debian(-security)?\/?$/)
 			if (st ~ "^" want "(-updates|-security)?$") { print uri, st; next }
 			if (!debian || st ~ /(backports|proposed|sid|unstable|experimental)/) next
 			if (st ~ /-updates$/) print uri, want "-updates"
@@ -174,12 +180,17 @@ MASK_UNITS=(
 	# boot bookkeeping nobody reads in a test VM
 	systemd-update-utmp.service systemd-update-utmp-runlevel.service
 	systemd-journal-flush.service systemd-random-seed.service
+	# root is mounted rw by the kernel and fstab is empty; no modules-load.d
+	# entries; only root logs in (pam_nologin lets root in regardless)
+	systemd-remount-fs.service systemd-modules-load.service
+	systemd-user-sessions.service
 	systemd-pstore.service systemd-firstboot.service
 	systemd-binfmt.service proc-sys-fs-binfmt_misc.automount
 	# kernel modules and pseudo file systems the cluster does not use
 	modprobe@drm.service modprobe@configfs.service modprobe@dm_mod.service
 	modprobe@efi_pstore.service modprobe@fuse.service modprobe@loop.service
-	dev-hugepages.mount sys-fs-fuse-connections.mount sys-kernel-config.mount
+	dev-hugepages.mount dev-mqueue.mount sys-fs-fuse-connections.mount
+	sys-kernel-config.mount
 	kmod-static-nodes.service
 )
 # Enabled units disabled (still startable on demand):
@@ -188,12 +199,13 @@ DISABLE_UNITS=(
 	nfs-server.service
 	# NFS client helpers start on demand (mount.nfs starts statd itself)
 	nfs-client.target
-	# socket activation (rpcbind.socket) is enough
-	rpcbind.service
 )
 # Generators that find nothing to do in this image (no LUKS, no GPT
-# auto-discovery, no hibernation, no SysV-only scripts, no rc.local).
+# auto-discovery, no hibernation, no SysV-only scripts, no rc.local, no
+# /etc/exports (Pacemaker's exportfs), default rpc_pipefs directory). The
+# getty generator is replaced by serial-getty@ttyS0 enabled statically.
 MASK_GENERATORS=(
+	nfs-server-generator rpc-pipefs-generator systemd-getty-generator
 	systemd-cryptsetup-generator systemd-gpt-auto-generator
 	systemd-hibernate-resume-generator systemd-integritysetup-generator
 	systemd-veritysetup-generator systemd-rc-local-generator
@@ -205,9 +217,26 @@ trim_boot() {
 	local g
 	in_root systemctl mask "${MASK_UNITS[@]}"
 	in_root systemctl disable "${DISABLE_UNITS[@]}"
+	in_root systemctl enable serial-getty@ttyS0.service
 	# Debian starts dbus statically from multi-user.target; socket activation
 	# (dbus.socket) starts it when a client first needs it.
 	run rm -f "$ROOTFS/lib/systemd/system/multi-user.target.wants/dbus.service"
+	# pacemaker.service Wants=dbus.service, so even a pacemaker skipped by its
+	# condition (no corosync.conf) drags dbus-daemon into every boot, ahead of
+	# multi-user.target. Pacemaker reaches D-Bus through dbus.socket anyway;
+	# shadow the unit with a copy, made from the packaged one, without that Wants.
+	sed '/^Wants=dbus\.service$/d' "$ROOTFS/lib/systemd/system/pacemaker.service" \
+		>"$ROOTFS/etc/systemd/system/pacemaker.service"
+	# serial-getty@.service binds to dev-ttyS0.device, which appears only when
+	# udev's coldplug reaches ttyS0 (~200 devices, seconds under TCG), and
+	# multi-user.target waits for the getty. /dev/ttyS0 exists (devtmpfs) long
+	# before: a ttyS0 instance unit, made from the template, without that wait.
+	sed -e '/^BindsTo=dev-%i\.device$/d' -e 's/^After=dev-%i\.device /After=/' \
+		"$ROOTFS/lib/systemd/system/serial-getty@.service" \
+		>"$ROOTFS/etc/systemd/system/serial-getty@ttyS0.service"
+	if grep -q 'dev-%i' "$ROOTFS/etc/systemd/system/serial-getty@ttyS0.service"; then
+		fail "serial-getty@.service changed: cannot drop its device dependency"
+	fi
 	mkdir -p "$ROOTFS/etc/systemd/system-generators"
 	for g in "${MASK_GENERATORS[@]}"; do
 		ln -sfn /dev/null "$ROOTFS/etc/systemd/system-generators/$g"
@@ -241,7 +270,7 @@ main() {
 		mirrors+=("deb $uri $st main")
 		echo "source: deb $uri $st main" >>"$LOG"
 	done < <(debian_sources | awk '!seen[$0]++')
-	((${#mirrors[@]})) || fail "no Debian archive source for $SUITE in /etc/apt/sources.list{,.d/*}"
+	((${#mirrors[@]})) || fail "no Debian archive source for $SUITE in $APT_DIR/sources.list{,.d/*}"
 
 	local pkgs
 	pkgs=$(sed 's/#.*//' "$PKGLIST" | tr -s ' \t' '\n\n' | grep -v '^$' | paste -sd, -)

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 static enum log_level cur_level = LOG_INFO;
@@ -34,12 +35,36 @@ void log_msg(enum log_level lvl, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* Not a terminal (CI logs): a plain line, at most every PLAIN_EVERY_S seconds. */
+#define PLAIN_EVERY_S 15
+
+static bool plain_due(void)
+{
+	static time_t last;
+	time_t now = time(NULL);
+
+	if (now - last < PLAIN_EVERY_S)
+		return false;
+	last = now;
+	return true;
+}
+
 void progress_update(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (quiet || !isatty(STDERR_FILENO))
+	if (quiet)
 		return;
+	if (!isatty(STDERR_FILENO)) {
+		if (!plain_due())
+			return;
+		fprintf(stderr, "%s: ", cur_prefix);
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputc('\n', stderr);
+		return;
+	}
 	fputs("\r\033[K", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
