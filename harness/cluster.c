@@ -480,14 +480,20 @@ static int start_domain(struct cluster *c, const struct scenario *sc, const stru
 		char *path = xasprintf("%s/%s.xml", c->dir, nd->name);
 		write_file_atomic(path, xml.buf, xml.len, 0644); /* for the curious; not read back */
 		free(path);
-		dom = virDomainCreateXML(c->conn, xml.buf, 0);
-		if (!dom) {
+		/*
+		 * Persistent, not transient: fence_virtd cannot confirm that a
+		 * destroyed transient domain is off (it no longer exists), so
+		 * fencing the dead server would fail forever and nothing would
+		 * take over. `down` undefines them.
+		 */
+		dom = virDomainDefineXML(c->conn, xml.buf);
+		if (!dom || virDomainCreate(dom) < 0) {
 			log_error("%s: cannot start domain %s: %s", nd->name, nd->domain,
 				  virGetLastErrorMessage());
 			r = -EIO;
-		} else {
-			virDomainFree(dom);
 		}
+		if (dom)
+			virDomainFree(dom);
 	}
 	strbuf_release(&xml);
 	free(cmdline);
@@ -836,7 +842,9 @@ static void destroy_domains(const char *name, const char *uri)
 		const char *dn = virDomainGetName(doms[i]);
 		if (dn && !strncmp(dn, prefix, strlen(prefix))) {
 			log_debug("destroying domain %s", dn);
-			virDomainDestroy(doms[i]);
+			if (virDomainIsActive(doms[i]) == 1)
+				virDomainDestroy(doms[i]);
+			virDomainUndefine(doms[i]);
 		}
 		virDomainFree(doms[i]);
 	}
@@ -886,6 +894,7 @@ int cluster_down(const char *name)
 
 	if (!valid_name(name))
 		return -EINVAL;
+	cancel_hold(); /* a second Ctrl-C must not leave half a cluster behind */
 	snprintf(ns, sizeof(ns), "takeover-%s", name);
 	dir = xasprintf("%s/%s", cluster_state_root(), name);
 	uri = daemons_libvirt_uri(dir);
@@ -906,6 +915,7 @@ int cluster_down(const char *name)
 		log_error("cluster %s: could not remove everything: %s", name, strerror(-r));
 	free(dir);
 	free(uri);
+	cancel_release();
 	return r;
 }
 

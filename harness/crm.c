@@ -120,6 +120,19 @@ static void parse_fence_history(xmlXPathContextPtr ctx, struct crm_status *st)
 		prop(o->nodesetval->nodeTab[i], "target", st->fenced[st->nfenced++], 16);
 	if (o)
 		xmlXPathFreeObject(o);
+	o = query(ctx, "/pacemaker-result/fence_history/fence_event[@status='failed']");
+	for (int i = 0; o && i < o->nodesetval->nodeNr && st->nfence_failed < CRM_MAX_NODES; i++)
+		prop(o->nodesetval->nodeTab[i], "target", st->fence_failed[st->nfence_failed++], 16);
+	if (o)
+		xmlXPathFreeObject(o);
+}
+
+bool crm_node_fence_failed(const struct crm_status *st, const char *node)
+{
+	for (int i = 0; i < st->nfence_failed; i++)
+		if (!strcmp(st->fence_failed[i], node))
+			return true;
+	return false;
 }
 
 bool crm_node_fenced(const struct crm_status *st, const char *node)

@@ -26,6 +26,9 @@ struct crm_status {
 	/* nodes a fence_history event says were fenced successfully */
 	char fenced[CRM_MAX_NODES][16];
 	int nfenced;
+	/* nodes a fence_history event says could not be fenced */
+	char fence_failed[CRM_MAX_NODES][16];
+	int nfence_failed;
 	int failures;            /* failed actions recorded */
 	char first_failure[256];
 };
@@ -34,6 +37,7 @@ struct crm_status {
 int crm_parse_status(const char *xml, size_t len, struct crm_status *st);
 bool crm_node_online(const struct crm_status *st, const char *node);
 bool crm_node_fenced(const struct crm_status *st, const char *node);
+bool crm_node_fence_failed(const struct crm_status *st, const char *node);
 /* Group members in order: shared_fs, nfsd, export, vip. */
 extern const char *const crm_group_members[4];
 

@@ -102,6 +102,10 @@ static void on_crm_done(struct run *r, char **w, int n)
 		json_array_append_new(members, json_string(st.member_node[i]));
 	for (int i = 0; i < st.nfenced; i++)
 		json_array_append_new(fenced, json_string(st.fenced[i]));
+	json_t *ffail = json_array();
+	for (int i = 0; i < st.nfence_failed; i++)
+		json_array_append_new(ffail, json_string(st.fence_failed[i]));
+	json_object_set_new(f, "fence_failed", ffail);
 	json_object_set_new(f, "from", json_string(r->c.nodes[r->crm_node - 1].name));
 	json_object_set_new(f, "online", online);
 	json_object_set_new(f, "group_started", json_boolean(st.group_started));

@@ -213,6 +213,22 @@ static bool judge_integrity(const struct verdict_input *in, struct verdict *v)
 	return false;
 }
 
+/* Fencing of the victim failed after the fault and never succeeded within the timeout. */
+static bool victim_fence_failed(const struct verdict_input *in)
+{
+	bool failed = false;
+
+	for (size_t i = 0; i < in->ncrm; i++) {
+		const struct vcrm *c = &in->crm[i];
+		if (c->t < in->t_fault || c->t > in->t_fault + in->takeover_timeout)
+			continue;
+		if (c->fenced)
+			return false;
+		failed |= c->fence_failed;
+	}
+	return failed;
+}
+
 static bool judge_takeover(const struct verdict_input *in, struct verdict *v,
 			   const struct vseries *tk)
 {
@@ -220,6 +236,13 @@ static bool judge_takeover(const struct verdict_input *in, struct verdict *v,
 	uint64_t deadline = in->t_fault + in->takeover_timeout;
 
 	format_duration_ms(in->takeover_timeout, lim, sizeof(lim));
+	if ((v->ph.group_started < 0 || (uint64_t)v->ph.group_started > in->takeover_timeout) &&
+	    victim_fence_failed(in))
+		/* Pacemaker rightly refuses to move the group; the fencing set-up failed, not the kernel. */
+		return fail(v, VERDICT_ERROR, in->victim,
+			    "fencing %s failed and the NFS group could not move: cannot judge the kernel "
+			    "(see fence_virtd.out in the cluster's state directory)",
+			    in->victim);
 	if (v->ph.group_started < 0 || (uint64_t)v->ph.group_started > in->takeover_timeout)
 		return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
 			    "the NFS group was not running on %s within %s of the fault", in->takeover, lim);

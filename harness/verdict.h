@@ -47,6 +47,7 @@ struct vcrm {
 	/* start of each group member on the takeover node, as first seen */
 	bool fs, nfsd, export_, ip;
 	bool fenced; /* the fence history shows the victim fenced */
+	bool fence_failed; /* ... or an attempt to fence it that failed */
 };
 
 struct verdict_input {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 static volatile sig_atomic_t requested;
+static int held;
 
 static void on_signal(int sig)
 {
@@ -26,7 +27,18 @@ void cancel_install(void)
 
 bool cancel_requested(void)
 {
-	return requested != 0;
+	return requested != 0 && !held;
+}
+
+void cancel_hold(void)
+{
+	held++;
+}
+
+void cancel_release(void)
+{
+	if (held)
+		held--;
 }
 
 int cancel_signal(void)

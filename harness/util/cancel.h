@@ -10,7 +10,14 @@
 #include <stdbool.h>
 
 void cancel_install(void);
+/* True once SIGINT/SIGTERM/SIGHUP arrived, unless clean-up holds it off. */
 bool cancel_requested(void);
+/*
+ * Clean-up must run to the end even after (or during) Ctrl-C: while held,
+ * cancel_requested() answers false. Holds nest.
+ */
+void cancel_hold(void);
+void cancel_release(void);
 int cancel_signal(void);
 
 #endif
