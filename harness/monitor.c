@@ -74,8 +74,10 @@ static void on_progress(struct run *r, int idx, char **w, int n)
 		rn->acked_records = (uint64_t)json_integer_value(json_object_get(f, "acked"));
 		rn->records = (uint64_t)json_integer_value(json_object_get(f, "records"));
 		rn->errors = (uint64_t)json_integer_value(json_object_get(f, "errors"));
-		if (r->fault_fired && !r->t_resume && idx + 1 == r->takeover && acked > 0 &&
-		    now > r->t_fault + 1000 && rn->last_ack_t == now)
+		/* Resumed: new acks while Pacemaker says the group runs on the takeover node. */
+		if (r->fault_fired && !r->t_resume && idx + 1 == r->takeover && rn->last_ack_t == now &&
+		    now > r->t_fault + 3000 && r->crm_have && r->crm_last.group_started &&
+		    !strcmp(r->crm_last.group_node, r->c.nodes[r->takeover - 1].name))
 			r->t_resume = now;
 	}
 	timeline_event(&r->tl, "progress", r->c.nodes[idx].name, f);

@@ -10,8 +10,11 @@
 #include "util/units.h"
 #include "util/xalloc.h"
 
-/* Acks that were in flight when the fault hit do not count as "resumed". */
-#define RESUME_GRACE_MS 1000
+/*
+ * Acks that were in flight when the fault hit, or reported a little late (the
+ * agent reports once a second), do not count as "resumed".
+ */
+#define RESUME_GRACE_MS 3000
 
 static const char *const names[] = {
 	[VERDICT_PASS] = "PASS",
@@ -111,6 +114,26 @@ static uint64_t acked_at(const struct vseries *s, uint64_t t)
  * total every second; measured from the fault, that repetition would look
  * like the writer resuming.
  */
+/*
+ * No write can complete while the group is not running anywhere: progress
+ * reported before the last Pacemaker poll that showed the group down (after
+ * the fault) is a late report of an earlier write, not a resumption.
+ */
+static uint64_t server_back_after(const struct verdict_input *in)
+{
+	uint64_t bound = in->t_fault + RESUME_GRACE_MS;
+
+	for (size_t i = 0; i < in->ncrm; i++) {
+		const struct vcrm *c = &in->crm[i];
+		bool down = !c->group_started || !strcmp(c->group_node, in->victim);
+		if (c->t > in->t_fault && down && c->t > bound)
+			bound = c->t;
+		if (c->t > in->t_fault && c->group_started && strcmp(c->group_node, in->victim))
+			break;
+	}
+	return bound;
+}
+
 static uint64_t first_progress_after(const struct vseries *s, uint64_t after)
 {
 	uint64_t base = acked_at(s, after);
@@ -173,7 +196,7 @@ static void compute_phases(const struct verdict_input *in, struct verdict *v)
 		uint64_t t;
 		if (!strcmp(s->node, in->victim))
 			continue;
-		t = first_progress_after(s, in->t_fault + RESUME_GRACE_MS);
+		t = first_progress_after(s, server_back_after(in));
 		if (!t)
 			continue;
 		int64_t *slot = !strcmp(s->node, in->takeover) ? &p->first_loopback_write
@@ -243,10 +266,14 @@ static bool judge_takeover(const struct verdict_input *in, struct verdict *v,
 			    "fencing %s failed and the NFS group could not move: cannot judge the kernel "
 			    "(see fence_virtd.out in the cluster's state directory)",
 			    in->victim);
+	if (v->ph.group_started < 0 && in->t_end < deadline)
+		return fail(v, VERDICT_ERROR, in->takeover,
+			    "the run ended %.0fs after the fault, before takeover_timeout (%s) passed",
+			    (double)(in->t_end - in->t_fault) / 1000.0, lim);
 	if (v->ph.group_started < 0 || (uint64_t)v->ph.group_started > in->takeover_timeout)
 		return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
 			    "the NFS group was not running on %s within %s of the fault", in->takeover, lim);
-	v->t_resume = tk ? first_progress_after(tk, in->t_fault + RESUME_GRACE_MS) : 0;
+	v->t_resume = tk ? first_progress_after(tk, server_back_after(in)) : 0;
 	if (!v->t_resume || v->t_resume > deadline)
 		return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
 			    "loop-back writes on %s did not resume within %s of the fault", in->takeover,
