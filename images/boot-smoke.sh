@@ -1,5 +1,6 @@
 #!/bin/bash
-# boot-smoke.sh [-t SECONDS] [-a] [-c CMD] [-l CONSOLE_LOG] [-e "KERNEL ARGS"] IMAGEDIR
+# boot-smoke.sh [-t SECONDS] [-a] [-c CMD] [-l CONSOLE_LOG] [-e "KERNEL ARGS"]
+#               [-q "QEMU ARGS"] IMAGEDIR
 #
 # Boots ONE guest from IMAGEDIR (base.raw, vmlinuz, initrd.img as written by
 # build-image.sh) with qemu-system-x86_64 under TCG, no network, on a
@@ -12,10 +13,13 @@
 #   -c CMD       also type CMD on that shell and print its output (implies -a)
 #   -l FILE      keep the console log (host-timestamped lines) in FILE
 #   -e ARGS      extra kernel command line arguments
+#   -q ARGS      extra QEMU arguments (split on blanks), e.g. a config disk;
+#                never a NIC with a path off this machine
 #
 # Exit status: 0 booted and powered off; 1 the guest did not reach the marker
-# in time (last 40 console lines on stderr); 2 bad usage; 125 could not test
-# (missing image files or QEMU).
+# in time or did not power off within 60 s (QEMU is killed; last 40 console
+# lines on stderr); 2 bad usage; 125 could not test (missing image files or
+# QEMU).
 set -uo pipefail
 shopt -s extglob
 
@@ -26,19 +30,21 @@ ANALYZE=0
 KEEPLOG=
 EXTRA=
 GUESTCMD=
+QEMU_EXTRA=
 
 usage() {
-	echo "usage: $PROG [-t SECONDS] [-a] [-c CMD] [-l CONSOLE_LOG] [-e \"KERNEL ARGS\"] IMAGEDIR" >&2
+	echo "usage: $PROG [-t SECONDS] [-a] [-c CMD] [-l CONSOLE_LOG] [-e \"KERNEL ARGS\"] [-q \"QEMU ARGS\"] IMAGEDIR" >&2
 	exit 2
 }
 
-while getopts "t:ac:l:e:h" opt; do
+while getopts "t:ac:l:e:q:h" opt; do
 	case $opt in
 	c) GUESTCMD=$OPTARG ANALYZE=1 ;;
 	t) DEADLINE=$OPTARG ;;
 	a) ANALYZE=1 ;;
 	l) KEEPLOG=$OPTARG ;;
 	e) EXTRA=$OPTARG ;;
+	q) QEMU_EXTRA=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -80,10 +86,11 @@ trap 'exit 130' INT TERM
 now() { echo "$EPOCHREALTIME"; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 alive() { [[ -n $QEMU_PID ]] && kill -0 "$QEMU_PID" 2>/dev/null; }
-console_has() { grep -qF -- "$1" "$WORK/console.log"; }
-# Type a line on the guest's serial console.
-type_line() { printf '%s\r' "$1" >"$WORK/serial.in"; }
-monitor() { printf '%s\n' "$1" >"$WORK/mon.in"; }
+# Type a line on the guest's serial console / send a monitor command. The
+# FIFOs are held open read-write (fds 7, 8): opening one write-only would
+# block for ever once QEMU is gone.
+type_line() { printf '%s\r' "$1" >&7; }
+monitor() { printf '%s\n' "$1" >&8; }
 
 # Wait until the console shows TEXT; the time when it did on stdout.
 wait_console() {
@@ -101,6 +108,7 @@ wait_console() {
 
 qemu-img create -q -f qcow2 -F raw -b "$IMG/base.raw" "$WORK/overlay.qcow2" || exit 125
 mkfifo "$WORK/serial.in" "$WORK/serial.out" "$WORK/mon.in" "$WORK/mon.out" || exit 125
+exec 7<>"$WORK/serial.in" 8<>"$WORK/mon.in"
 : >"$WORK/console.log"
 
 CMDLINE="root=/dev/vda rw console=ttyS0 loglevel=7 net.ifnames=0"
@@ -115,7 +123,8 @@ qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot \
 	-drive "file=$WORK/overlay.qcow2,format=qcow2,if=virtio" \
 	-nic none \
 	-serial "pipe:$WORK/serial" -monitor "pipe:$WORK/mon" \
-	>"$WORK/qemu.out" 2>&1 </dev/null &
+	$QEMU_EXTRA \
+	>"$WORK/qemu.out" 2>&1 </dev/null 7>&- 8>&- &
 QEMU_PID=$!
 
 # Host-timestamped console lines (CR and ANSI colours stripped).
@@ -161,23 +170,28 @@ if ((ANALYZE)); then
 	fi
 fi
 
-# Power off: ACPI button (handled by systemd-logind when it runs) and the
-# command typed on the autologin shell; then quit QEMU at the deadline.
+# Power off: ACPI button (handled by systemd-logind when it runs; the image
+# masks it) and the command typed on the autologin shell (poweroff.target
+# directly: "systemctl poweroff" asks logind first and complains); then quit
+# QEMU at the deadline.
+POWEROFF='systemctl start --no-block --job-mode=replace-irreversibly poweroff.target'
 T_OFF=$(now)
 monitor system_powerdown
-type_line 'systemctl poweroff'
-for i in $(seq 1 150); do
+# Typed before the autologin shell reads the line, it would be lost.
+wait_console "(automatic login)" "$(awk -v a="$T_OFF" 'BEGIN { printf "%.6f", a + 20 }')" >/dev/null
+sleep 1
+type_line "$POWEROFF"
+# A node running Pacemaker takes ~20 s to stop under TCG.
+for i in $(seq 1 300); do
 	alive || break
 	sleep 0.2
-	case $i in 25 | 75 | 125) type_line 'systemctl poweroff' ;; esac
+	case $i in 25 | 75 | 150) type_line "$POWEROFF" ;; esac
 done
 if alive; then
-	echo "$PROG: warning: guest did not power off in 30 s; quitting QEMU" >&2
 	monitor quit
 	sleep 1
-	alive && kill -TERM "$QEMU_PID" 2>/dev/null
-	sleep 1
-	exit 1
+	alive && kill -KILL "$QEMU_PID" 2>/dev/null
+	fail_boot "guest did not power off within 60 s (QEMU killed)"
 fi
 wait "$QEMU_PID" 2>/dev/null
 QEMU_PID=
