@@ -197,7 +197,9 @@ static int status_one(const char *name, bool json)
 		return TK_EXIT_USAGE;
 	}
 	cluster_connect_libvirt(&c);
-	cluster_connect_agents(&c, now_ms() + 5000);
+	/* Each node on its own: a dead one must not hide the others. */
+	for (int i = 0; i < c.n; i++)
+		channel_wait_hello(&c.nodes[i].ch, now_ms() + 3000);
 	for (int i = 0; i < c.n && !have_crm; i++)
 		if (c.nodes[i].ch.hello && cluster_crm_status(&c, i + 1, &st) == 0)
 			have_crm = true;

@@ -244,14 +244,18 @@ void monitor_start_crm_poll(struct run *r, int node)
 	r->crm_sent = now;
 }
 
-/* The node to ask Pacemaker: the takeover node once chosen, else any live non-victim. */
+/*
+ * The node to ask Pacemaker: a live node that is neither the victim nor the
+ * takeover node (crm_mon costs a TCG guest a second of CPU, which the
+ * takeover node needs for the takeover itself), else the takeover node.
+ */
 static int crm_observer(struct run *r)
 {
+	for (int i = 0; i < r->c.n; i++)
+		if (i + 1 != r->victim && i + 1 != r->takeover && r->c.nodes[i].ch.fd >= 0)
+			return i + 1;
 	if (r->takeover && r->c.nodes[r->takeover - 1].ch.fd >= 0)
 		return r->takeover;
-	for (int i = 0; i < r->c.n; i++)
-		if (i + 1 != r->victim && r->c.nodes[i].ch.fd >= 0)
-			return i + 1;
 	return 0;
 }
 

@@ -36,7 +36,8 @@ void timeline_event(struct timeline *tl, const char *ev, const char *node, json_
 	if (node)
 		json_object_set_new(o, "node", json_string(node));
 	if (fields) {
-		json_object_update(o, fields);
+		/* "t" is the host's clock: a guest's own "t=MS" (hello) must not replace it. */
+		json_object_update_missing(o, fields);
 		json_decref(fields);
 	}
 	text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);

@@ -223,8 +223,9 @@ static bool fail(struct verdict *v, enum verdict_class c, const char *node, cons
 
 static bool judge_integrity(const struct verdict_input *in, struct verdict *v)
 {
+	/* The victim's reports count until it was killed on purpose. */
 	for (int i = 0; i < in->nkernel; i++)
-		if (strcmp(in->kernel[i].node, in->victim))
+		if (strcmp(in->kernel[i].node, in->victim) || in->kernel[i].t < in->t_fault)
 			return fail(v, VERDICT_FAIL_KERNEL, in->kernel[i].node, "%s on %s: %s",
 				    in->kernel[i].cls, in->kernel[i].node, in->kernel[i].title);
 	for (int i = 0; i < in->nverify; i++)
@@ -257,6 +258,7 @@ static bool judge_takeover(const struct verdict_input *in, struct verdict *v,
 {
 	char lim[32];
 	uint64_t deadline = in->t_fault + in->takeover_timeout;
+	uint64_t resume = tk ? first_progress_after(tk, server_back_after(in)) : 0;
 
 	format_duration_ms(in->takeover_timeout, lim, sizeof(lim));
 	if ((v->ph.group_started < 0 || (uint64_t)v->ph.group_started > in->takeover_timeout) &&
@@ -266,14 +268,15 @@ static bool judge_takeover(const struct verdict_input *in, struct verdict *v,
 			    "fencing %s failed and the NFS group could not move: cannot judge the kernel "
 			    "(see fence_virtd.out in the cluster's state directory)",
 			    in->victim);
-	if (v->ph.group_started < 0 && in->t_end < deadline)
+	/* Not moved or not resumed yet, and the run ended before the deadline: cut short. */
+	if ((v->ph.group_started < 0 || !resume) && in->t_end < deadline)
 		return fail(v, VERDICT_ERROR, in->takeover,
 			    "the run ended %.0fs after the fault, before takeover_timeout (%s) passed",
 			    (double)(in->t_end - in->t_fault) / 1000.0, lim);
 	if (v->ph.group_started < 0 || (uint64_t)v->ph.group_started > in->takeover_timeout)
 		return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
 			    "the NFS group was not running on %s within %s of the fault", in->takeover, lim);
-	v->t_resume = tk ? first_progress_after(tk, server_back_after(in)) : 0;
+	v->t_resume = resume;
 	if (!v->t_resume || v->t_resume > deadline)
 		return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
 			    "loop-back writes on %s did not resume within %s of the fault", in->takeover,
@@ -294,7 +297,7 @@ static bool judge_progress(const struct verdict_input *in, struct verdict *v,
 	v->max_gap = longest_gap(tk, v->t_resume, end);
 	v->window_bytes = acked_at(tk, end) - acked_at(tk, v->t_resume);
 	v->window_rate = (double)v->window_bytes * 1000.0 / (double)in->observe;
-	format_duration_ms(v->max_gap, gap, sizeof(gap));
+	snprintf(gap, sizeof(gap), "%.1fs", (double)v->max_gap / 1000.0);
 	format_duration_ms(in->max_stall, lim, sizeof(lim));
 	format_duration_ms(in->observe, obs, sizeof(obs));
 	if (v->max_gap > in->max_stall)

@@ -66,6 +66,7 @@ static const char *const boring_prefixes[] = {
 	"out_of_line_wait_on_bit", "bit_wait", "wait_on_page_bit", "folio_wait_bit",
 	"__folio_lock", "folio_wait", "rwsem_down", "down_read", "down_write", "down",
 	"__down", "mutex_lock", "__mutex_lock", "rt_mutex", "_raw_spin", "queued_spin",
+	"native_queued_spin", /* x86 with paravirt spinlocks: every guest kernel */
 	"do_raw_spin", "__x64_sys_", "__ia32_sys_", "x64_sys_call", "do_syscall_64",
 	"entry_SYSCALL", "ret_from_fork", "kthread", "worker_thread", "process_one_work",
 	"dump_stack", "show_stack", "__warn", "warn_slowpath", "report_bug", "handle_bug",
@@ -161,12 +162,23 @@ static void finish(struct console_tail *t)
 	strbuf_reset(&t->cur.text);
 }
 
+/*
+ * x86 prints "Oops: 0000 [#1] ..." a few lines after the "BUG: ..." line that
+ * opened the report: the same oops, not a second one.
+ */
+static bool continues_report(const struct console_tail *t, const struct classifier *c,
+			     const char *line)
+{
+	return t->in_report && c == &classifier_oops && t->cur.c == &classifier_oops &&
+	       t->cur_lines < 8 && !strncmp(line, "Oops: ", 6);
+}
+
 static void take_line(struct console_tail *t, char *line)
 {
 	double kt = console_clean_line(line);
 	const struct classifier *c = console_classify(line);
 
-	if (c) {
+	if (c && !continues_report(t, c, line)) {
 		finish(t);
 		t->in_report = true;
 		t->cur.c = c;
@@ -180,7 +192,8 @@ static void take_line(struct console_tail *t, char *line)
 	}
 	if (!t->in_report)
 		return;
-	if (!*line || ++t->cur_lines > t->cur.c->max_lines || !strncmp(line, "---[ end", 8)) {
+	if ((!*line && !t->cur.c->blank_lines_inside) || ++t->cur_lines > t->cur.c->max_lines ||
+	    !strncmp(line, "---[ end", 8)) {
 		if (*line && !strncmp(line, "---[ end", 8)) {
 			strbuf_addstr(&t->cur.text, line);
 			strbuf_addch(&t->cur.text, '\n');

@@ -29,6 +29,7 @@ struct classifier {
 	/* Short title from the first line (and the report so far); NULL: the line itself. */
 	void (*title)(const char *first, const char *text, char *buf, size_t len);
 	int max_lines;            /* how many following lines belong to the report */
+	bool blank_lines_inside;  /* the report has empty lines of its own (lockdep): they do not end it */
 };
 
 extern const struct classifier *const console_classifiers[];

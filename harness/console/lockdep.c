@@ -36,4 +36,5 @@ static void title(const char *first, const char *text, char *buf, size_t len)
 	title_in_frame(prefix, text, first, buf, len);
 }
 
-const struct classifier classifier_lockdep = { "lockdep", SEV_FATAL, match, title, 120 };
+/* A report's sections are separated by empty lines ("\nbut task is already holding lock:"). */
+const struct classifier classifier_lockdep = { "lockdep", SEV_FATAL, match, title, 120, true };
