@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "report/common.h"
 
+#include <math.h>
 #include <string.h>
 #include <time.h>
+
+#include "console/console.h"
 
 const struct report_phase report_phases[REPORT_NPHASES] = {
 	{ "seen_offline", "failure seen", offsetof(struct phases, seen_offline) },
@@ -110,6 +113,104 @@ void report_clean_text(struct strbuf *out, const char *s)
 		strbuf_add(out, p, n);
 		p += n;
 	}
+}
+
+void report_human_bytes(double b, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int i = 0;
+
+	while (b >= 1024.0 && i < 4) {
+		b /= 1024.0;
+		i++;
+	}
+	snprintf(buf, len, i ? "%.1f %s" : "%.0f %s", b, unit[i]);
+}
+
+void report_console_text(struct strbuf *out, const char *raw, size_t max)
+{
+	_cleanup_strbuf_ struct strbuf line = STRBUF_INIT;
+	const char *p = raw ? raw : "", *end = p + strnlen(p, max);
+	bool cut = *end != '\0';
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		if (!nl && cut)
+			break;
+		strbuf_reset(&line);
+		strbuf_grow(&line, n);
+		strbuf_add(&line, p, n);
+		console_clean_line(line.buf);
+		report_clean_text(out, line.buf);
+		strbuf_addch(out, '\n');
+		p += n + (nl != NULL);
+	}
+}
+
+void report_why_line(struct strbuf *out, const struct forensics *fx)
+{
+	char bytes[32];
+
+	report_human_bytes((double)fx->bytes_in_window, bytes, sizeof(bytes));
+	strbuf_addf(out, "%s on %s (", hang_class_name(fx->cls), fx->node[0] ? fx->node : "?");
+	if (isfinite(fx->guest_cpu_busy) && fx->guest_cpu_busy >= 0)
+		strbuf_addf(out, "guest CPU %.0f%% busy over %.1fs", fx->guest_cpu_busy * 100.0,
+			    fx->window_seconds);
+	else
+		strbuf_addstr(out, "guest CPU unknown");
+	strbuf_addf(out, ", %s written)", bytes);
+}
+
+static void frames_text(struct strbuf *out, const char *stack, int max_frames, const char *indent)
+{
+	int shown = 0, more = 0;
+
+	for (const char *p = stack ? stack : ""; *p;) {
+		size_t n = strcspn(p, "\n");
+		if (max_frames && shown >= max_frames) {
+			more++;
+		} else {
+			_cleanup_strbuf_ struct strbuf fn = STRBUF_INIT;
+			strbuf_add(&fn, p, n);
+			strbuf_addf(out, "%s  ", indent);
+			report_clean_text(out, fn.buf);
+			strbuf_addch(out, '\n');
+			shown++;
+		}
+		p += n + (p[n] == '\n');
+	}
+	if (!shown)
+		strbuf_addf(out, "%s  (no stack)\n", indent);
+	if (more)
+		strbuf_addf(out, "%s  ... %d more frame%s\n", indent, more, more == 1 ? "" : "s");
+}
+
+void report_blocked_text(struct strbuf *out, const struct forensics *fx, size_t max_groups,
+			 int max_frames, const char *indent)
+{
+	const struct sysrq_dump *d = &fx->blocked;
+	size_t shown = max_groups && d->ngroups > max_groups ? max_groups : d->ngroups;
+	int rest = 0;
+
+	if (!d->ngroups) {
+		strbuf_addf(out, "%ssysrq-w showed no blocked (D state) task\n", indent);
+		return;
+	}
+	for (size_t i = 0; i < shown; i++) {
+		const struct sysrq_group *g = &d->groups[i];
+		strbuf_addf(out, "%s%d x ", indent, g->count);
+		report_clean_text(out, g->state);
+		strbuf_addstr(out, ": ");
+		report_clean_text(out, g->tasks);
+		strbuf_addch(out, '\n');
+		frames_text(out, g->stack, max_frames, indent);
+	}
+	for (size_t i = shown; i < d->ngroups; i++)
+		rest += d->groups[i].count;
+	if (shown < d->ngroups)
+		strbuf_addf(out, "%s... %zu more group%s (%d task%s)\n", indent, d->ngroups - shown,
+			    d->ngroups - shown == 1 ? "" : "s", rest, rest == 1 ? "" : "s");
 }
 
 const struct report_step *report_deciding_step(const struct run_report *r)

@@ -38,6 +38,23 @@ void report_scenario_name(const struct run_report *r, char *buf, size_t len);
  * writers never reject or emit a malformed document.
  */
 void report_clean_text(struct strbuf *out, const char *s);
+/* 3.8 MiB, 512.0 KiB, 100 B: a reader compares magnitudes, not exact bytes. */
+void report_human_bytes(double b, char *buf, size_t len);
+/*
+ * Console text as people read it: each line without CR, colour codes and the
+ * "[  12.345678] " stamp, then cleaned as by report_clean_text. At most max
+ * bytes of the input are used (a line cut there is dropped).
+ */
+void report_console_text(struct strbuf *out, const char *raw, size_t max);
+/* "DEADLOCK on n2 (guest CPU 3% busy over 21.0s, 0 B written)" */
+void report_why_line(struct strbuf *out, const struct forensics *fx);
+/*
+ * The blocked-task groups, largest first: a "COUNT x STATE: TASKS" line, then
+ * the frames, innermost first, each line starting with indent (frames with
+ * two more spaces). max_groups / max_frames 0: all of them.
+ */
+void report_blocked_text(struct strbuf *out, const struct forensics *fx, size_t max_groups,
+			 int max_frames, const char *indent);
 /*
  * The failed step the verdict is about: the one whose message is the
  * verdict's reason, else the first failed step; NULL when no step failed.

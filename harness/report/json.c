@@ -193,6 +193,90 @@ static json_t *steps_arr(const struct run_report *r)
 	return done(a, err);
 }
 
+/* "a\nb\nc" -> ["a", "b", "c"] */
+static json_t *frames_arr(const char *stack)
+{
+	json_t *a = json_array();
+	int err = !a;
+
+	for (const char *p = stack ? stack : ""; a && *p;) {
+		size_t n = strcspn(p, "\n");
+		_cleanup_strbuf_ struct strbuf fn = STRBUF_INIT;
+		strbuf_add(&fn, p, n);
+		err |= json_array_append_new(a, jstr(fn.buf)) ? 1 : 0;
+		p += n + (p[n] == '\n');
+	}
+	return done(a, err);
+}
+
+static json_t *blocked_arr(const struct sysrq_dump *d)
+{
+	json_t *a = json_array();
+	int err = !a;
+
+	for (size_t i = 0; a && i < d->ngroups; i++) {
+		const struct sysrq_group *g = &d->groups[i];
+		json_t *o = json_object();
+		int e = !o;
+		e |= put(o, "state", jstr(g->state));
+		e |= put(o, "count", json_integer(g->count));
+		e |= put(o, "tasks", jstr(g->tasks));
+		e |= put(o, "stack", frames_arr(g->stack));
+		err |= json_array_append_new(a, done(o, e)) ? 1 : 0;
+	}
+	return done(a, err);
+}
+
+/* A file name in the run directory, null when it was not written. */
+static json_t *jfile(const char *name)
+{
+	return name[0] ? jstr(name) : json_null();
+}
+
+/* The sysrq-m capture is a few dozen lines; a console flooded meanwhile must not bloat the report. */
+#define MEMINFO_MAX (64 << 10)
+
+static json_t *why_files(const struct forensics *fx)
+{
+	json_t *o = json_object();
+	int err = !o;
+
+	err |= put(o, "sysrq_w", jfile(fx->sysrq_w_file));
+	err |= put(o, "sysrq_t", jfile(fx->sysrq_t_file));
+	err |= put(o, "sysrq_m", jfile(fx->sysrq_m_file));
+	err |= put(o, "vmcore", jfile(fx->vmcore_file));
+	return done(o, err);
+}
+
+/* Why it failed, from the node itself: null unless evidence was captured. */
+static json_t *why_obj(const struct forensics *fx)
+{
+	_cleanup_strbuf_ struct strbuf mem = STRBUF_INIT;
+	bool cpu = fx && isfinite(fx->guest_cpu_busy) && fx->guest_cpu_busy >= 0;
+	json_t *o;
+	int err;
+
+	if (!fx || !fx->captured)
+		return json_null();
+	o = json_object();
+	err = !o;
+	if (fx->meminfo)
+		report_console_text(&mem, fx->meminfo, MEMINFO_MAX);
+	err |= put(o, "node", jstr(fx->node));
+	err |= put(o, "reason", jstr(fx->reason));
+	err |= put(o, "hang_class", json_string(hang_class_name(fx->cls)));
+	err |= put(o, "t_s", jsec(fx->t_capture));
+	err |= put(o, "guest_cpu_busy", cpu ? jreal(fx->guest_cpu_busy) : json_null());
+	err |= put(o, "window_s", cpu ? jreal(fx->window_seconds) : json_null());
+	err |= put(o, "bytes_in_window", juint(fx->bytes_in_window));
+	err |= put(o, "blocked", blocked_arr(&fx->blocked));
+	err |= put(o, "meminfo", fx->meminfo ? json_string(mem.buf) : json_null());
+	err |= put(o, "files", why_files(fx));
+	err |= put(o, "vmcore_note", fx->vmcore_note[0] ? jstr(fx->vmcore_note) : json_null());
+	err |= put(o, "capture_s", jreal(fx->capture_seconds));
+	return done(o, err);
+}
+
 /* Fixed names: other tools find the run's artifacts without parsing anything else. */
 static json_t *files_obj(void)
 {
@@ -227,6 +311,7 @@ static json_t *report_obj(const struct run_report *r)
 	if (!o)
 		return NULL;
 	err |= put(o, "verdict", verdict_obj(r->v));
+	err |= put(o, "why", why_obj(r->fx));
 	err |= put(o, "takeover", takeover_obj(r->in, r->v));
 	err |= put(o, "criteria", criteria_obj(r->in));
 	err |= put(o, "nodes", nodes_arr(r));

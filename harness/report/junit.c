@@ -2,7 +2,9 @@
 /*
  * junit.xml: one <testsuite> with a <testcase> per step of the run, the shape
  * Jenkins' and GitLab's JUnit importers read (Ant's schema: properties first,
- * then testcases; failure and skipped as children of a testcase).
+ * then testcases; failure and skipped as children of a testcase). When the
+ * stuck node's evidence was captured, the failure the verdict is about also
+ * carries the blocked stacks and its testcase a system-out naming the files.
  */
 #include <errno.h>
 #include <libxml/xmlwriter.h>
@@ -79,6 +81,49 @@ static void properties(struct xw *x, const struct run_report *r)
 	close_el(x);
 }
 
+/* The failure's text is read in a CI web page: every group, every frame, up to a sane bound. */
+#define JUNIT_MAX_GROUPS 20
+
+static bool have_evidence(const struct run_report *r)
+{
+	return r->fx && r->fx->captured;
+}
+
+/* The message; for the failure the verdict is about, then why: the blocked stacks. */
+static void failure_text(struct xw *x, const struct run_report *r, const char *message, bool deciding)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, message);
+	if (deciding && have_evidence(r)) {
+		strbuf_addstr(&sb, "\n\nwhy: ");
+		report_why_line(&sb, r->fx);
+		strbuf_addch(&sb, '\n');
+		report_blocked_text(&sb, r->fx, JUNIT_MAX_GROUPS, 0, "  ");
+	}
+	text(x, sb.buf);
+}
+
+/* Where the full evidence is, relative to the run directory. */
+static void evidence_out(struct xw *x, const struct run_report *r)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	const struct forensics *fx = r->fx;
+	const char *files[] = { fx->sysrq_w_file, fx->sysrq_t_file, fx->sysrq_m_file, fx->vmcore_file };
+
+	strbuf_addf(&sb, "evidence from %s (%s), files in the directory of run %s:\n", fx->node, fx->reason,
+		    r->run_id);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (files[i][0])
+			strbuf_addf(&sb, "  %s\n", files[i]);
+	strbuf_addstr(&sb, "  report.json (why: blocked stacks, meminfo)\n");
+	if (fx->vmcore_note[0])
+		strbuf_addf(&sb, "vmcore: %s\n", fx->vmcore_note);
+	open_el(x, "system-out");
+	text(x, sb.buf);
+	close_el(x);
+}
+
 static void testcase(struct xw *x, const struct run_report *r, const struct report_step *st,
 		     const char *classname)
 {
@@ -94,8 +139,10 @@ static void testcase(struct xw *x, const struct run_report *r, const struct repo
 		open_el(x, "failure");
 		attr(x, "message", st->message);
 		attr(x, "type", deciding ? verdict_name(r->v->cls) : "FAIL");
-		text(x, st->message);
+		failure_text(x, r, st->message, deciding);
 		close_el(x);
+		if (deciding && have_evidence(r))
+			evidence_out(x, r);
 	}
 	close_el(x);
 }
@@ -119,8 +166,10 @@ static void verdict_case(struct xw *x, const struct run_report *r, const char *c
 	open_el(x, "failure");
 	attr(x, "message", r->v->reason);
 	attr(x, "type", verdict_name(r->v->cls));
-	text(x, r->v->reason);
+	failure_text(x, r, r->v->reason, true);
 	close_el(x);
+	if (have_evidence(r))
+		evidence_out(x, r);
 	close_el(x);
 }
 

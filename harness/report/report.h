@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "forensics/forensics.h"
 #include "scenario.h"
 #include "verdict.h"
 
@@ -47,6 +48,7 @@ struct run_report {
 	double harness_cpu_s;     /* getrusage of the harness over the run */
 	const struct verdict *v;
 	const struct verdict_input *in;
+	const struct forensics *fx; /* evidence captured on trouble; NULL when none */
 	struct report_node nodes[SCENARIO_MAX_NODES];
 	int nnodes;
 	struct report_step steps[REPORT_MAX_STEPS];

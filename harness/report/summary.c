@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The few lines `takeover run` ends with: the verdict first, because that is
- * what a person (or a bisect log) looks for, then the evidence in the order
- * it happened: takeover phases, the observe window, kernel reports,
+ * what a person (or a bisect log) looks for; then, when the node was caught
+ * stuck, why: the hang class, where the blocked tasks wait, memory at that
+ * moment and the files with the rest; then the evidence in the order it
+ * happened: takeover phases, the observe window, kernel reports,
  * verification, the steps, and where the full record is.
  */
 #include <stdio.h>
@@ -13,19 +15,11 @@
 #include "util/units.h"
 
 #define SUMMARY_MAX_KERNEL 3
-
-/* 3.8 MiB, 512.0 KiB, 100 B: a reader compares magnitudes, not exact bytes. */
-static void human_bytes(double b, char *buf, size_t len)
-{
-	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	int i = 0;
-
-	while (b >= 1024.0 && i < 4) {
-		b /= 1024.0;
-		i++;
-	}
-	snprintf(buf, len, i ? "%.1f %s" : "%.0f %s", b, unit[i]);
-}
+/* The why section: enough to recognise the hang, report.json and the files have the rest. */
+#define SUMMARY_MAX_GROUPS 3
+#define SUMMARY_MAX_FRAMES 10
+#define SUMMARY_MEMINFO_LINES 10
+#define SUMMARY_INDENT "    "
 
 /* The reason can quote a guest (a kernel report's title): no raw control bytes to the terminal. */
 static void verdict_line(const struct run_report *r, FILE *f)
@@ -35,6 +29,69 @@ static void verdict_line(const struct run_report *r, FILE *f)
 	report_clean_text(&reason, r->v->reason);
 	fprintf(f, "%s: %s (exit %d)\n", verdict_name(r->v->cls), reason.buf,
 		verdict_exit_code(r->v->cls));
+}
+
+/* The "Mem-Info:" totals (up to the per-node lines): free, dirty, writeback, slab. */
+static void meminfo_head(const struct forensics *fx, FILE *f)
+{
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+	const char *p;
+	int n = 0;
+
+	report_console_text(&text, fx->meminfo, 1 << 20);
+	p = strstr(text.buf, "Mem-Info:");
+	if (!p) {
+		fprintf(f, "  meminfo: %s\n", text.len ? "no Mem-Info in the sysrq-m capture" : "not captured");
+		return;
+	}
+	fprintf(f, "  meminfo:\n");
+	while (*p && n++ < SUMMARY_MEMINFO_LINES) {
+		size_t l = strcspn(p, "\n");
+		if (n > 1 && !strncmp(p, "Node ", 5))
+			break;
+		fprintf(f, "%s%.*s\n", SUMMARY_INDENT, (int)l, p);
+		p += l + (p[l] == '\n');
+	}
+}
+
+static void evidence_line(const struct forensics *fx, FILE *f)
+{
+	const char *files[] = { fx->sysrq_w_file, fx->sysrq_t_file, fx->sysrq_m_file, fx->vmcore_file };
+	const char *sep = "";
+
+	fprintf(f, "  evidence:");
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		if (!files[i][0])
+			continue;
+		fprintf(f, "%s %s", sep, files[i]);
+		sep = ",";
+	}
+	fprintf(f, "%s\n", sep[0] ? "" : " none saved");
+	if (fx->vmcore_note[0]) {
+		_cleanup_strbuf_ struct strbuf note = STRBUF_INIT;
+		report_clean_text(&note, fx->vmcore_note);
+		fprintf(f, "  vmcore: %s\n", note.buf);
+	}
+}
+
+/*
+ * Why it failed, before the how: the hang class and where the blocked tasks
+ * wait. A PASS keeps its short summary even if a capture happened.
+ */
+static void why_section(const struct run_report *r, FILE *f)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	const struct forensics *fx = r->fx;
+
+	if (!fx || !fx->captured || r->v->cls == VERDICT_PASS)
+		return;
+	strbuf_addstr(&sb, "why: ");
+	report_why_line(&sb, fx);
+	strbuf_addch(&sb, '\n');
+	report_blocked_text(&sb, fx, SUMMARY_MAX_GROUPS, SUMMARY_MAX_FRAMES, "  ");
+	fputs(sb.buf, f);
+	meminfo_head(fx, f);
+	evidence_line(fx, f);
 }
 
 static void phases_line(const struct run_report *r, FILE *f)
@@ -83,8 +140,8 @@ static void window_line(const struct run_report *r, FILE *f)
 		fprintf(f, "observe window +%.1fs..+%.1fs on %s: incomplete\n", from, to, in->takeover);
 		return;
 	}
-	human_bytes((double)v->window_bytes, bytes, sizeof(bytes));
-	human_bytes(v->window_rate, rate, sizeof(rate));
+	report_human_bytes((double)v->window_bytes, bytes, sizeof(bytes));
+	report_human_bytes(v->window_rate, rate, sizeof(rate));
 	format_size(in->min_rate, min, sizeof(min));
 	format_duration_ms(in->max_stall, stall, sizeof(stall));
 	fprintf(f, "observe window +%.1fs..+%.1fs on %s: %s acknowledged, %s/s (min_rate %s/s), "
@@ -169,6 +226,7 @@ void report_summary(const struct run_report *r, FILE *f)
 	if (!r->v || !r->in)
 		return;
 	verdict_line(r, f);
+	why_section(r, f);
 	phases_line(r, f);
 	window_line(r, f);
 	kernel_line(r, f);

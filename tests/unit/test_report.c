@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The report writers on synthetic runs (a PASS and a FAIL-STALL): every file
- * is parsed back with the library a consumer would use (jansson, libxml2,
- * gnuplot) and checked field by field, so a writer cannot drift from
- * docs/report-schema.md or produce a file CI tools reject.
+ * The report writers on synthetic runs (a PASS and a FAIL-STALL, the latter
+ * also with the evidence captured from a real sysrq-w/-m of a dd blocked on
+ * NFS): every file is parsed back with the library a consumer would use
+ * (jansson, libxml2, gnuplot) and checked field by field, so a writer cannot
+ * drift from docs/report-schema.md or produce a file CI tools reject.
  */
 #include <check.h>
 #include <jansson.h>
@@ -14,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "forensics/forensics.h"
+#include "report/common.h"
 #include "report/report.h"
 #include "scenario.h"
 #include "util/fs.h"
@@ -33,6 +36,7 @@ static struct scenario sc;
 static struct verdict_input in;
 static struct verdict v;
 static struct run_report rep;
+static struct forensics fx;
 static char dir[64];
 
 /*
@@ -154,6 +158,43 @@ static void build(enum shape shape)
 	add_steps(shape);
 }
 
+static char *fixture(const char *name)
+{
+	_cleanup_free_ char *p = xasprintf("%s/sysrq/%s", FIXTURES_DIR, name);
+	struct strbuf sb = STRBUF_INIT;
+
+	ck_assert_msg(strbuf_read_file(&sb, p, 16 << 20) == 0, "cannot read %s", p);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * What evidence.c leaves after a stall on n2: the real sysrq-w of a dd
+ * blocked in an NFS ACCESS call, grouped; the raw sysrq-m console text.
+ * sysrq-t instead of sysrq-w gives many groups (only_blocked false).
+ */
+static void add_evidence(const char *sysrq, bool only_blocked)
+{
+	_cleanup_free_ char *w = fixture(sysrq);
+
+	memset(&fx, 0, sizeof(fx));
+	fx.captured = true;
+	snprintf(fx.node, sizeof(fx.node), "n2");
+	snprintf(fx.reason, sizeof(fx.reason), "no loop-back progress for 21s");
+	fx.t_capture = 130500;
+	fx.capture_seconds = 14.25;
+	fx.cls = HANG_DEADLOCK;
+	fx.guest_cpu_busy = 0.03;
+	fx.window_seconds = 21.0;
+	fx.bytes_in_window = 0;
+	ck_assert_int_eq(sysrq_parse(w, &fx.blocked), 0);
+	sysrq_group(&fx.blocked, only_blocked);
+	fx.meminfo = fixture("sysrq-m.log");
+	snprintf(fx.sysrq_w_file, sizeof(fx.sysrq_w_file), "sysrq-w-n2.txt");
+	snprintf(fx.sysrq_t_file, sizeof(fx.sysrq_t_file), "sysrq-t-n2.txt");
+	snprintf(fx.sysrq_m_file, sizeof(fx.sysrq_m_file), "sysrq-m-n2.txt");
+	rep.fx = &fx;
+}
+
 static void setup(void)
 {
 	snprintf(dir, sizeof(dir), "/tmp/takeover-report-XXXXXX");
@@ -169,6 +210,7 @@ static void teardown(void)
 		rm_rf(dir);
 	verdict_input_release(&in);
 	scenario_release(&sc);
+	forensics_release(&fx);
 }
 
 static char *path_in(const char *name)
@@ -277,6 +319,7 @@ START_TEST(json_pass)
 	ck_assert_int_eq(json_integer_value(at(at(o, "takeover"), "window_bytes")),
 			 (json_int_t)(in.observe / 1000 * RATE));
 	ck_assert_double_le(num(at(o, "takeover"), "max_gap_s"), 1.0);
+	ck_assert(json_is_null(at(o, "why")));
 	json_decref(o);
 }
 END_TEST
@@ -314,6 +357,110 @@ START_TEST(json_nulls)
 	ck_assert(json_is_null(at(at(tk, "phases_s"), "fenced")));
 	ck_assert_str_eq(str(at(o, "verdict"), "class"), "ERROR");
 	ck_assert_int_eq(json_integer_value(at(at(o, "verdict"), "exit_code")), 125);
+	json_decref(o);
+}
+END_TEST
+
+/* Keys as a consumer reads them: "why" comes right after "verdict". */
+static void check_key_order(json_t *o)
+{
+	const char *prev = NULL;
+
+	for (void *it = json_object_iter(o); it; it = json_object_iter_next(o, it)) {
+		const char *k = json_object_iter_key(it);
+		if (!strcmp(k, "why")) {
+			ck_assert_ptr_nonnull(prev);
+			ck_assert_str_eq(prev, "verdict");
+			return;
+		}
+		prev = k;
+	}
+	ck_abort_msg("no key why");
+}
+
+static const char *const why_keys[] = {
+	"node", "reason", "hang_class", "t_s", "guest_cpu_busy", "window_s", "bytes_in_window",
+	"blocked", "meminfo", "files", "vmcore_note", "capture_s",
+};
+
+#define MEM_HEAD "sysrq: Show Memory\nMem-Info:\nactive_anon:200 inactive_anon:16102 isolated_anon:0\n"
+
+START_TEST(json_why)
+{
+	json_t *o, *why, *g, *stack, *files;
+	const char *mem;
+
+	build(SHAPE_STALL);
+	add_evidence("sysrq-w-nfs-blocked.log", true);
+	o = load_json();
+	check_json_common(o);
+	check_key_order(o);
+	why = at(o, "why");
+	ck_assert_int_eq(json_object_size(why), sizeof(why_keys) / sizeof(why_keys[0]));
+	for (size_t i = 0; i < sizeof(why_keys) / sizeof(why_keys[0]); i++)
+		at(why, why_keys[i]);
+	ck_assert_str_eq(str(why, "node"), "n2");
+	ck_assert_str_eq(str(why, "reason"), "no loop-back progress for 21s");
+	ck_assert_str_eq(str(why, "hang_class"), "DEADLOCK");
+	ck_assert_double_eq_tol(num(why, "t_s"), 130.5, 1e-9);
+	ck_assert_double_eq_tol(num(why, "guest_cpu_busy"), 0.03, 1e-9);
+	ck_assert_double_eq_tol(num(why, "window_s"), 21.0, 1e-9);
+	ck_assert_int_eq(json_integer_value(at(why, "bytes_in_window")), 0);
+	ck_assert_double_eq_tol(num(why, "capture_s"), 14.25, 1e-9);
+	/* The blocked writer, its stack as function names, innermost first. */
+	ck_assert_int_eq(json_array_size(at(why, "blocked")), 1);
+	g = json_array_get(at(why, "blocked"), 0);
+	ck_assert_str_eq(str(g, "state"), "D");
+	ck_assert_int_eq(json_integer_value(at(g, "count")), 1);
+	ck_assert_str_eq(str(g, "tasks"), "dd:2695");
+	stack = at(g, "stack");
+	ck_assert_int_eq(json_array_size(stack), 21);
+	ck_assert_str_eq(json_string_value(json_array_get(stack, 0)), "__schedule");
+	ck_assert_str_eq(json_string_value(json_array_get(stack, 2)), "rpc_wait_bit_killable");
+	ck_assert_str_eq(json_string_value(json_array_get(stack, 5)), "__rpc_execute");
+	ck_assert_str_eq(json_string_value(json_array_get(stack, 10)), "nfs4_proc_access");
+	ck_assert_str_eq(json_string_value(json_array_get(stack, 20)), "entry_SYSCALL_64_after_hwframe");
+	/* meminfo as people read it: no CR, no time stamps. */
+	mem = str(why, "meminfo");
+	ck_assert_msg(!strncmp(mem, MEM_HEAD, strlen(MEM_HEAD)), "%s", mem);
+	ck_assert_ptr_nonnull(strstr(mem, "\n11834 pages reserved\n"));
+	ck_assert_ptr_null(strchr(mem, '\r'));
+	ck_assert_ptr_null(strstr(mem, "[  671."));
+	files = at(why, "files");
+	ck_assert_int_eq(json_object_size(files), 4);
+	ck_assert_str_eq(str(files, "sysrq_w"), "sysrq-w-n2.txt");
+	ck_assert_str_eq(str(files, "sysrq_t"), "sysrq-t-n2.txt");
+	ck_assert_str_eq(str(files, "sysrq_m"), "sysrq-m-n2.txt");
+	ck_assert(json_is_null(at(files, "vmcore")));
+	ck_assert(json_is_null(at(why, "vmcore_note")));
+	json_decref(o);
+}
+END_TEST
+
+/* Captured, but no CPU figure, nothing blocked, no sysrq-m; a vmcore taken. */
+START_TEST(json_why_sparse)
+{
+	json_t *o, *why;
+
+	build(SHAPE_STALL);
+	add_evidence("sysrq-m.log", true);
+	fx.cls = HANG_UNKNOWN;
+	fx.guest_cpu_busy = -1;
+	free(fx.meminfo);
+	fx.meminfo = NULL;
+	fx.sysrq_m_file[0] = '\0';
+	snprintf(fx.vmcore_file, sizeof(fx.vmcore_file), "vmcore-n2.elf");
+	snprintf(fx.vmcore_note, sizeof(fx.vmcore_note), "crash vmlinux vmcore-n2.elf \xff");
+	o = load_json();
+	why = at(o, "why");
+	ck_assert_str_eq(str(why, "hang_class"), "unknown");
+	ck_assert(json_is_null(at(why, "guest_cpu_busy")));
+	ck_assert(json_is_null(at(why, "window_s")));
+	ck_assert_int_eq(json_array_size(at(why, "blocked")), 0);
+	ck_assert(json_is_null(at(why, "meminfo")));
+	ck_assert(json_is_null(at(at(why, "files"), "sysrq_m")));
+	ck_assert_str_eq(str(at(why, "files"), "vmcore"), "vmcore-n2.elf");
+	ck_assert_str_eq(str(why, "vmcore_note"), "crash vmlinux vmcore-n2.elf ?");
 	json_decref(o);
 }
 END_TEST
@@ -443,6 +590,72 @@ START_TEST(junit_verdict_without_step)
 	check_attr(doc, "string(/testsuite/testcase[last()]/@name)", "verdict");
 	check_attr(doc, "string(/testsuite/testcase[last()]/failure/@type)", "FAIL-STALL");
 	check_attr(doc, "string(/testsuite/testcase[last()]/failure/@message)", v.reason);
+	xmlFreeDoc(doc);
+}
+END_TEST
+
+/* The deciding failure carries the blocked stacks, its test case the evidence files. */
+START_TEST(junit_why)
+{
+	_cleanup_free_ char *body = NULL, *out = NULL;
+	xmlDocPtr doc;
+
+	build(SHAPE_STALL);
+	add_evidence("sysrq-w-nfs-blocked.log", true);
+	doc = load_junit();
+	check_junit_common(doc);
+	ck_assert_double_eq(xcount(doc, "number(/testsuite/@failures)"), 2);
+	check_attr(doc, "string(/testsuite/testcase[@name='no-stall']/failure/@message)", v.reason);
+	body = xstr(doc, "string(/testsuite/testcase[@name='no-stall']/failure)");
+	ck_assert_msg(!strncmp(body, v.reason, strlen(v.reason)), "%s", body);
+	ck_assert_ptr_nonnull(strstr(body, "\n\nwhy: DEADLOCK on n2 (guest CPU 3% busy over 21.0s, 0 B written)\n"));
+	ck_assert_ptr_nonnull(strstr(body, "  1 x D: dd:2695\n    __schedule\n"));
+	ck_assert_ptr_nonnull(strstr(body, "    nfs4_proc_access\n"));
+	/* All frames here, not the summary's first few. */
+	ck_assert_ptr_nonnull(strstr(body, "    entry_SYSCALL_64_after_hwframe\n"));
+	/* The other failure is not about the hang. */
+	check_attr(doc, "string(/testsuite/testcase[@name='collect-cores']/failure)",
+		   "core dump of n2 failed: ?[31m?( <&>\"");
+	ck_assert_double_eq(xcount(doc, "count(//system-out)"), 1);
+	ck_assert_double_eq(xcount(doc, "count(/testsuite/testcase[@name='no-stall']/system-out)"), 1);
+	/* Ant's order inside a test case: failure, then system-out. */
+	ck_assert_double_eq(xcount(doc, "count(/testsuite/testcase[@name='no-stall']/failure/following-sibling::system-out)"), 1);
+	out = xstr(doc, "string(/testsuite/testcase[@name='no-stall']/system-out)");
+	ck_assert_ptr_nonnull(strstr(out, "  sysrq-w-n2.txt\n  sysrq-t-n2.txt\n  sysrq-m-n2.txt\n"));
+	ck_assert_ptr_nonnull(strstr(out, "20251203-100313-ab12"));
+	ck_assert_ptr_null(strstr(out, "vmcore"));
+	xmlFreeDoc(doc);
+}
+END_TEST
+
+START_TEST(junit_why_on_verdict_case)
+{
+	_cleanup_free_ char *body = NULL;
+	xmlDocPtr doc;
+
+	build(SHAPE_STALL);
+	add_evidence("sysrq-w-nfs-blocked.log", true);
+	for (int i = 0; i < rep.nsteps; i++)
+		rep.steps[i].ran = rep.steps[i].ok = true;
+	doc = load_junit();
+	ck_assert_double_eq(xcount(doc, "count(//system-out)"), 1);
+	ck_assert_double_eq(xcount(doc, "count(/testsuite/testcase[last()]/system-out)"), 1);
+	body = xstr(doc, "string(/testsuite/testcase[last()]/failure)");
+	ck_assert_ptr_nonnull(strstr(body, "1 x D: dd:2695"));
+	xmlFreeDoc(doc);
+}
+END_TEST
+
+/* A capture on a run that then passed: nothing failed, nothing to explain. */
+START_TEST(junit_pass_with_evidence)
+{
+	xmlDocPtr doc;
+
+	build(SHAPE_PASS);
+	add_evidence("sysrq-w-nfs-blocked.log", true);
+	doc = load_junit();
+	ck_assert_double_eq(xcount(doc, "count(//failure)"), 0);
+	ck_assert_double_eq(xcount(doc, "count(//system-out)"), 0);
 	xmlFreeDoc(doc);
 }
 END_TEST
@@ -588,6 +801,97 @@ START_TEST(summary_pass)
 }
 END_TEST
 
+static void check_in_order(const char *text, const char *const *parts, size_t n)
+{
+	const char *p = text;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *q = strstr(p, parts[i]);
+		ck_assert_msg(q, "'%s' missing or out of order in:\n%s", parts[i], text);
+		p = q + strlen(parts[i]);
+	}
+}
+
+/* Why first: right after the verdict line, before the takeover phases. */
+START_TEST(summary_why)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	static const char *const parts[] = {
+		"FAIL-STALL: loop-back writes on n2 stalled",
+		"(exit 1)\nwhy: DEADLOCK on n2 (guest CPU 3% busy over 21.0s, 0 B written)\n",
+		"  1 x D: dd:2695\n    __schedule\n    schedule\n    rpc_wait_bit_killable\n",
+		"    __rpc_execute\n    rpc_execute\n    rpc_run_task\n    nfs4_call_sync_sequence\n",
+		"    _nfs4_proc_access\n    ... 11 more frames\n",
+		"  meminfo:\n    Mem-Info:\n    active_anon:200 inactive_anon:16102 isolated_anon:0\n",
+		"    free:16196 free_pcp:2117 free_cma:0\n",
+		"  evidence: sysrq-w-n2.txt, sysrq-t-n2.txt, sysrq-m-n2.txt\n",
+		"takeover n1 -> n2",
+		"2 failed (no-stall, collect-cores)",
+	};
+
+	build(SHAPE_STALL);
+	add_evidence("sysrq-w-nfs-blocked.log", true);
+	summary_text(&sb);
+	check_in_order(sb.buf, parts, sizeof(parts) / sizeof(parts[0]));
+	ck_assert_ptr_null(strstr(sb.buf, "Node 0"));
+	ck_assert_ptr_null(strstr(sb.buf, "vmcore"));
+	ck_assert_ptr_null(strchr(sb.buf, '\r'));
+}
+END_TEST
+
+/* Many groups: the three largest, then how many more; a vmcore and an unknown CPU figure. */
+START_TEST(summary_why_many_groups)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	static const char *const parts[] = {
+		"why: unknown on n2 (guest CPU unknown, 0 B written)\n",
+		"  25 x I: rcu_gp:3 ", "\n  9 x ", "\n  9 x ", "\n  ... 27 more groups (58 tasks)\n",
+		"  evidence: sysrq-w-n2.txt, sysrq-t-n2.txt, sysrq-m-n2.txt, vmcore-n2.elf\n",
+		"  vmcore: crash x vmcore-n2.elf\n",
+	};
+
+	build(SHAPE_STALL);
+	add_evidence("sysrq-t.log", false);
+	fx.cls = HANG_UNKNOWN;
+	fx.guest_cpu_busy = -1;
+	snprintf(fx.vmcore_file, sizeof(fx.vmcore_file), "vmcore-n2.elf");
+	snprintf(fx.vmcore_note, sizeof(fx.vmcore_note), "crash x vmcore-n2.elf");
+	summary_text(&sb);
+	check_in_order(sb.buf, parts, sizeof(parts) / sizeof(parts[0]));
+}
+END_TEST
+
+/* Evidence from a run that then passed does not change the PASS summary. */
+START_TEST(summary_pass_with_evidence)
+{
+	_cleanup_strbuf_ struct strbuf plain = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf with = STRBUF_INIT;
+
+	build(SHAPE_PASS);
+	summary_text(&plain);
+	add_evidence("sysrq-w-nfs-blocked.log", true);
+	summary_text(&with);
+	ck_assert_str_eq(with.buf, plain.buf);
+}
+END_TEST
+
+/* Console text for people: stamps, CR and colours gone; a line cut by the size limit dropped. */
+START_TEST(console_text)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	const char *raw = "[  671.896726] Mem-Info:\r\n\x1b[1m[  671.897082]  free:16196\x1b[0m\r\n[  671.9] Node 0 \xff";
+
+	report_console_text(&sb, raw, strlen(raw));
+	ck_assert_str_eq(sb.buf, "Mem-Info:\nfree:16196\nNode 0 ?\n");
+	strbuf_reset(&sb);
+	report_console_text(&sb, raw, strlen(raw) - 3);
+	ck_assert_str_eq(sb.buf, "Mem-Info:\nfree:16196\n");
+	strbuf_reset(&sb);
+	report_console_text(&sb, NULL, 100);
+	ck_assert_str_eq(sb.buf, "");
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -600,16 +904,25 @@ static Suite *report_suite(void)
 	tcase_add_test(json, json_pass);
 	tcase_add_test(json, json_stall);
 	tcase_add_test(json, json_nulls);
+	tcase_add_test(json, json_why);
+	tcase_add_test(json, json_why_sparse);
 	tcase_add_test(json, json_unwritable);
 	tcase_add_test(junit, junit_pass);
 	tcase_add_test(junit, junit_stall);
 	tcase_add_test(junit, junit_verdict_without_step);
+	tcase_add_test(junit, junit_why);
+	tcase_add_test(junit, junit_why_on_verdict_case);
+	tcase_add_test(junit, junit_pass_with_evidence);
 	tcase_add_test(plot, plot_stall);
 	tcase_add_test(plot, plot_empty);
 	tcase_add_test(plot, plot_without_gnuplot);
 	tcase_add_test(plot, plot_missing_dir);
 	tcase_add_test(sum, summary_stall);
 	tcase_add_test(sum, summary_pass);
+	tcase_add_test(sum, summary_why);
+	tcase_add_test(sum, summary_why_many_groups);
+	tcase_add_test(sum, summary_pass_with_evidence);
+	tcase_add_test(sum, console_text);
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		tcase_add_checked_fixture(all[i], setup, teardown);
 		/* gnuplot under a sanitizer on a loaded runner takes seconds, not milliseconds. */
