@@ -27,6 +27,7 @@ int cmd_status(int argc, char **argv);
 int cmd_down(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
+int cmd_sysrq(int argc, char **argv);
 
 struct scenario;
 /* Loads SCENARIO (NULL: the built-in default), printing its problems; an exit code. */

@@ -36,7 +36,7 @@ static const struct command commands[] = {
 	  "otherwise. Images are keyed by a hash of images/build-image.sh, packages.list,\n"
 	  "overlay/ and the guest programs: an unchanged recipe is a cache hit.\n\n"
 	  "Exit status: 0 done, 2 bad usage, 125 the image could not be built." },
-	{ "run", cmd_run, "run [--keep | --keep-on-fail] [--results DIR] [--name NAME] [--quiet] [SCENARIO]",
+	{ "run", cmd_run, "run [--keep | --keep-on-fail] [--vmcore] [--results DIR] [--name NAME] [--quiet] [SCENARIO]",
 	  "Run a failover scenario and judge the kernel",
 	  "Brings a cluster up for SCENARIO (default: the built-in loopback-failover),\n"
 	  "starts the writers, checks steady progress, applies memory pressure, injects\n"
@@ -44,6 +44,8 @@ static const struct command commands[] = {
 	  "loop-back writes, verifies every acknowledged record, and judges.\n\n"
 	  "  --keep           leave the cluster running afterwards\n"
 	  "  --keep-on-fail   leave it running only when the verdict is not PASS\n"
+	  "  --vmcore         on a stall or takeover timeout, also dump the takeover\n"
+	  "                   node's memory (ELF, for crash(8)) into the results\n"
 	  "  --results DIR    write results/<run-id>/ under DIR (default: <source>/results)\n\n"
 	  "Exit status: 0 PASS, 1 FAIL-* (the kernel failed), 2 bad usage or scenario,\n"
 	  "125 ERROR (could not test; git bisect run skips)." },
@@ -70,6 +72,13 @@ static const struct command commands[] = {
 	  "Prints the command's output (stdout and stderr merged) and exits with its exit\n"
 	  "status; 124 when it ran into --timeout (default 60s), 125 when the agent did\n"
 	  "not answer. No shell is involved: use 'sh -c ...' for one." },
+	{ "sysrq", cmd_sysrq, "sysrq CLUSTER NODE KEYS",
+	  "Send sysrq keys to a node and print what its kernel printed",
+	  "Each key (a-z, 0-9) goes through the node's virtual keyboard (Alt+SysRq+key),\n"
+	  "so it works however stuck the guest's user space is; the console output that\n"
+	  "follows is printed until the console stays quiet for 2 s. Useful keys: w\n"
+	  "(blocked tasks), t (all tasks), m (memory), l (backtrace of all CPUs), c (crash).\n"
+	  "Example: takeover sysrq c1 n1 wm" },
 	{ "help", cmd_help, "help [SUBCOMMAND | scenario [--markdown]]",
 	  "Show help for a subcommand, or the scenario file reference",
 	  "help scenario prints the reference of every scenario key, generated from the\n"

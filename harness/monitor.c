@@ -193,15 +193,23 @@ void monitor_release(struct run *r)
 	}
 }
 
+/* A console quiet this long has finished the report it was printing. */
+#define CONSOLE_IDLE_MS 2000
+
 static void read_consoles(struct run *r)
 {
 	char buf[16384];
+	uint64_t now = timeline_now(&r->tl);
 
 	for (int i = 0; i < r->c.n; i++) {
+		struct run_node *rn = &r->nodes[i];
 		ssize_t n;
-		while (r->nodes[i].console_fd >= 0 &&
-		       (n = read(r->nodes[i].console_fd, buf, sizeof(buf))) > 0)
-			console_tail_feed(&r->nodes[i].tail, buf, (size_t)n);
+		while (rn->console_fd >= 0 && (n = read(rn->console_fd, buf, sizeof(buf))) > 0) {
+			console_tail_feed(&rn->tail, buf, (size_t)n);
+			rn->console_t = now;
+		}
+		if (now - rn->console_t >= CONSOLE_IDLE_MS)
+			console_tail_idle(&rn->tail);
 	}
 }
 
@@ -222,6 +230,10 @@ static void poll_domains(struct run *r)
 				state = -1;
 			virDomainFree(d);
 		}
+		uint64_t ns;
+		if (state == VIR_DOMAIN_RUNNING &&
+		    capture_cpu_ns(r->c.conn, r->c.nodes[i].domain, &ns) == 0)
+			cpu_ring_add(&r->nodes[i].cpu, timeline_now(&r->tl), ns);
 		if (state != r->nodes[i].dom_state) {
 			json_t *f = json_object();
 			json_object_set_new(f, "state", json_string(state_name(state)));

@@ -275,6 +275,22 @@ static void assign_workloads(struct run *r)
 	}
 }
 
+/* Resumed, then no acknowledged write for longer than max_stall: time for evidence. */
+static bool stalled(struct run *r)
+{
+	const struct run_node *tk = &r->nodes[r->takeover - 1];
+
+	return r->t_resume && !r->fx.captured &&
+	       timeline_now(&r->tl) - tk->last_ack_t > r->sc->verdict.max_stall;
+}
+
+/* Never resumed within takeover_timeout: the same, before anything is torn down. */
+static bool timed_out(struct run *r)
+{
+	return !r->t_resume && !r->fx.captured &&
+	       timeline_now(&r->tl) >= r->t_fault + r->sc->verdict.takeover_timeout;
+}
+
 /* Something for inject_and_observe() to do now, or the observation is over. */
 static bool observe_done(struct run *r)
 {
@@ -285,6 +301,8 @@ static bool observe_done(struct run *r)
 	    now >= r->t_resume + r->sc->fault.block_after)
 		return true;
 	if (r->t_resume && r->sc->pressure.start == PRESSURE_AFTER && !r->pressure_after_done)
+		return true;
+	if (stalled(r) || timed_out(r))
 		return true;
 	if (r->t_resume)
 		return now >= r->t_resume + r->sc->verdict.observe + WAIT_MARGIN_MS;
@@ -315,6 +333,15 @@ static int inject_and_observe(struct run *r, struct fault_ctx *fc)
 			r->pressure_after_done = true;
 			if ((ret = start_hogs(r)) < 0)
 				return ret;
+			continue;
+		}
+		if (stalled(r) || timed_out(r)) {
+			char why[128];
+			uint64_t since = stalled(r) ? r->nodes[r->takeover - 1].last_ack_t : r->t_fault;
+			snprintf(why, sizeof(why), "%s for %llus",
+				 stalled(r) ? "no loop-back progress" : "no takeover",
+				 (unsigned long long)((timeline_now(&r->tl) - since) / 1000));
+			evidence_capture(r, r->takeover, why);
 			continue;
 		}
 		if (r->t_resume && f->after_resume && !r->after_resume_done &&
@@ -603,6 +630,7 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o)
 	rep.harness_cpu_s = cpu_seconds();
 	rep.v = &v;
 	rep.in = &in;
+	rep.fx = r.fx.captured ? &r.fx : NULL;
 	rep.nnodes = r.c.n;
 	for (int i = 0; i < r.c.n; i++) {
 		struct report_node *rn = &rep.nodes[i];
@@ -645,6 +673,7 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o)
 			name, verdict_name(v.cls), uri, name, r.takeover ? rep.nodes[r.takeover - 1].name : "n1",
 			name, name);
 	verdict_input_release(&in);
+	forensics_release(&r.fx);
 	free(tlpath);
 	free(r.dir);
 	return verdict_exit_code(v.cls);
@@ -658,6 +687,7 @@ int cmd_run(int argc, char **argv)
 		{ "name", required_argument, NULL, 'n' },
 		{ "keep", no_argument, NULL, 'k' },
 		{ "keep-on-fail", no_argument, NULL, 'K' },
+		{ "vmcore", no_argument, NULL, 'V' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -667,13 +697,14 @@ int cmd_run(int argc, char **argv)
 	struct scenario sc;
 	int ch, ret;
 
-	while ((ch = getopt_long(argc, argv, "R:C:n:kKqh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "R:C:n:kKVqh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'R': o.results_root = optarg; break;
 		case 'C': o.cache_dir = optarg; break;
 		case 'n': o.name = optarg; break;
 		case 'k': o.keep = true; break;
 		case 'K': o.keep_on_fail = true; break;
+		case 'V': o.vmcore = true; break;
 		case 'q': o.quiet = true; progress_set_quiet(true); break;
 		case 'h': command_print_help(self); return TK_EXIT_PASS;
 		default: return command_usage_error(self, "bad option");

@@ -12,6 +12,8 @@
 
 #include "cluster.h"
 #include "console/console.h"
+#include "forensics/capture.h"
+#include "forensics/forensics.h"
 #include "report/report.h"
 #include "scenario.h"
 #include "timeline.h"
@@ -23,6 +25,7 @@ struct run_opts {
 	const char *name;         /* cluster name; NULL: generated */
 	bool keep;                /* leave the cluster running */
 	bool keep_on_fail;        /* leave it running when the verdict is not PASS */
+	bool vmcore;              /* take a memory-only ELF dump of the node on trouble */
 	bool quiet;
 };
 
@@ -35,6 +38,8 @@ struct run_node {
 	int dom_state;
 	int console_fd;
 	struct console_tail tail;
+	uint64_t console_t;       /* timeline ms of the last console output */
+	struct cpu_ring cpu;      /* the domain's vCPU time, sampled every second */
 };
 
 struct run {
@@ -61,6 +66,7 @@ struct run {
 	bool after_resume_done;
 	uint64_t next_progress_line, next_domain_poll;
 	char error[256];          /* first infrastructure error */
+	struct forensics fx;      /* evidence captured on trouble */
 };
 
 int run_scenario(const struct scenario *sc, const struct run_opts *o);
@@ -71,5 +77,8 @@ void monitor_release(struct run *r);
 /* Runs the loop until done(r) is true or the deadline (timeline ms) passes. 0, -ETIMEDOUT, -EINTR. */
 int monitor_until(struct run *r, uint64_t deadline, bool (*done)(struct run *r));
 void monitor_start_crm_poll(struct run *r, int node);
+
+/* evidence.c: sysrq-w/m/t (and a vmcore with --vmcore) from node, once per run. */
+int evidence_capture(struct run *r, int node, const char *reason);
 
 #endif

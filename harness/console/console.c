@@ -192,9 +192,11 @@ static void take_line(struct console_tail *t, char *line)
 	}
 	if (!t->in_report)
 		return;
+	/* A hung task's report is its stack: it ends with the stack. */
+	bool stack_end = !strcmp(line, "</TASK>") && t->cur.c == &classifier_hung_task;
 	if ((!*line && !t->cur.c->blank_lines_inside) || ++t->cur_lines > t->cur.c->max_lines ||
-	    !strncmp(line, "---[ end", 8)) {
-		if (*line && !strncmp(line, "---[ end", 8)) {
+	    !strncmp(line, "---[ end", 8) || stack_end) {
+		if (*line && (!strncmp(line, "---[ end", 8) || stack_end)) {
 			strbuf_addstr(&t->cur.text, line);
 			strbuf_addch(&t->cur.text, '\n');
 		}
@@ -220,6 +222,11 @@ void console_tail_feed(struct console_tail *t, const char *data, size_t len)
 	memmove(t->partial.buf, start, rest);
 	t->partial.len = rest;
 	t->partial.buf[rest] = '\0';
+}
+
+void console_tail_idle(struct console_tail *t)
+{
+	finish(t);
 }
 
 void console_tail_flush(struct console_tail *t)

@@ -58,6 +58,11 @@ void console_tail_init(struct console_tail *t, console_sink sink, void *ctx);
 void console_tail_feed(struct console_tail *t, const char *data, size_t len);
 /* Emits the report in progress (at the end of a run). */
 void console_tail_flush(struct console_tail *t);
+/*
+ * Ends the report in progress when the console has been quiet: a report
+ * usually ends with the next message, which may not come for minutes.
+ */
+void console_tail_idle(struct console_tail *t);
 void console_tail_release(struct console_tail *t);
 
 /* Strips CR, ANSI escapes and the "[   12.345678] " prefix in place; returns the kernel time or -1. */
