@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "daemons.h"
+#include "kernel.h"
 #include "net.h"
 #include "paths.h"
 #include "template.h"
@@ -91,6 +92,9 @@ void cluster_release(struct cluster *c)
 	free(c->uri);
 	free(c->shared_disk);
 	free(c->config_disk);
+	free(c->kernel);
+	free(c->initrd);
+	free(c->modules_disk);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -456,16 +460,13 @@ static char *kernel_cmdline(const struct cluster *c, const struct scenario *sc, 
 			 *sc->kernel.cmdline ? " " : "", sc->kernel.cmdline);
 }
 
-static int start_domain(struct cluster *c, const struct scenario *sc, const struct image *img,
-			struct node *nd)
+static int start_domain(struct cluster *c, const struct scenario *sc, struct node *nd)
 {
 	char *cmdline = kernel_cmdline(c, sc, nd);
-	bool own_kernel = strcmp(sc->kernel.image, "debian") != 0;
 	struct vm_spec s = {
 		.name = nd->domain, .kvm = c->kvm, .memory_mib = sc->cluster.memory >> 20,
 		.vcpus = sc->cluster.vcpus,
-		.kernel = own_kernel ? sc->kernel.image : img->kernel,
-		.initrd = own_kernel ? sc->kernel.initrd : img->initrd,
+		.kernel = c->kernel, .initrd = c->initrd, .modules_disk = c->modules_disk,
 		.cmdline = cmdline, .root_disk = nd->overlay, .config_disk = c->config_disk,
 		.shared_disk = c->shared_disk, .bridge = NET_BRIDGE,
 		.mac = { 0x52, 0x54, 0x00, 0x7b, 0x00, (uint8_t)nd->id },
@@ -513,6 +514,26 @@ int cluster_exec(struct cluster *c, int node, const char *const *argv, uint64_t 
 	return channel_exec(&nd->ch, argv, timeout_ms, out, rc);
 }
 
+/* The last lines of a node's console, for errors about a node that did not come up. */
+static void print_console_tail(const struct node *nd, int lines)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+	int n = 0;
+
+	if (strbuf_read_file(&sb, nd->console, 64 << 20) < 0 || !sb.len) {
+		fprintf(stderr, "  (%s: no console output)\n", nd->console);
+		strbuf_release(&sb);
+		return;
+	}
+	for (p = sb.buf + sb.len - 1; p > sb.buf && n <= lines; p--)
+		if (*p == '\n')
+			n++;
+	fprintf(stderr, "--- last console lines of %s (%s) ---\n%s\n---\n", nd->name, nd->console,
+		p == sb.buf ? p : p + 2);
+	strbuf_release(&sb);
+}
+
 int cluster_connect_agents(struct cluster *c, uint64_t deadline)
 {
 	for (int i = 0; i < c->n; i++) {
@@ -523,6 +544,8 @@ int cluster_connect_agents(struct cluster *c, uint64_t deadline)
 				log_error("%s: the guest agent did not report within the deadline (%s); "
 					  "console: %s",
 					  nd->name, strerror(-r), nd->console);
+			if (r == -ETIMEDOUT)
+				print_console_tail(nd, 25);
 			return r;
 		}
 	}
@@ -689,8 +712,9 @@ static int check_mounts(struct cluster *c)
 static int pick_accel(struct cluster *c, const struct scenario *sc, const struct image *img,
 		      const char *cache_dir)
 {
-	const char *kernel = strcmp(sc->kernel.image, "debian") ? sc->kernel.image : img->kernel;
+	const char *kernel = c->kernel;
 
+	(void)img;
 	switch (sc->cluster.accel) {
 	case ACCEL_TCG:
 		c->kvm = false;
@@ -715,6 +739,21 @@ static int step(int r, bool quiet, const char *what, uint64_t t0)
 	return r;
 }
 
+/* Every node must run the kernel under test: a silent fallback would judge the wrong kernel. */
+static int check_kernels(struct cluster *c)
+{
+	for (int i = 0; i < c->n; i++) {
+		struct node *nd = &c->nodes[i];
+		if (c->expect_release[0] && strcmp(nd->ch.kernel, c->expect_release)) {
+			log_error("%s runs kernel %s, not the kernel under test (%s)", nd->name, nd->ch.kernel,
+				  c->expect_release);
+			return -EIO;
+		}
+	}
+	snprintf(c->kernel_release, sizeof(c->kernel_release), "%s", c->nodes[0].ch.kernel);
+	return 0;
+}
+
 static int bring_up(struct cluster *c, const struct scenario *sc, const struct image *img,
 		    const struct up_opts *o)
 {
@@ -735,10 +774,12 @@ static int bring_up(struct cluster *c, const struct scenario *sc, const struct i
 	if (!r && c->fencing)
 		r = step(daemons_start_fence_virtd(c->netns, c->dir, c->uri), o->quiet, "fence_virtd", t0);
 	for (int i = 0; i < c->n && !r; i++)
-		r = start_domain(c, sc, img, &c->nodes[i]);
+		r = start_domain(c, sc, &c->nodes[i]);
 	if (!r)
 		r = step(cluster_connect_agents(c, now_ms() + BOOT_DEADLINE_MS), o->quiet,
 			 "nodes booted (agents up)", t0);
+	if (!r)
+		r = check_kernels(c);
 	if (!r)
 		r = step(wait_until(c, now_ms() + MEMBERSHIP_DEADLINE_MS, "cluster membership", o->quiet,
 				    check_membership, NULL),
@@ -756,16 +797,51 @@ static int bring_up(struct cluster *c, const struct scenario *sc, const struct i
 	return r;
 }
 
-static int check_kernels(struct cluster *c)
+/* The kernel the nodes boot: the image's, or the one under test with its modules. */
+static int choose_kernel(struct cluster *c, const struct scenario *sc, const struct image *img,
+			 const struct up_opts *o)
 {
-	for (int i = 0; i < c->n; i++) {
-		struct node *nd = &c->nodes[i];
-		if (i == 0)
-			snprintf(c->kernel_release, sizeof(c->kernel_release), "%s", nd->ch.kernel);
-		else if (strcmp(nd->ch.kernel, c->kernel_release))
-			log_warn("%s runs kernel %s, n1 runs %s", nd->name, nd->ch.kernel, c->kernel_release);
+	const char *kernel = o->kernel ? o->kernel : sc->kernel.image;
+	const char *initrd = o->initrd ? o->initrd : sc->kernel.initrd;
+	const char *modules = o->modules ? o->modules : sc->kernel.modules;
+	char *tree_bz = NULL, *tree_mods = NULL, *stage = NULL;
+	int r = 0;
+
+	if (o->kernel_tree) {
+		stage = xasprintf("%s/modules-stage", c->dir);
+		r = kernel_tree_artifacts(o->kernel_tree, &tree_bz, &tree_mods, stage);
+		if (r < 0)
+			goto out;
+		kernel = tree_bz;
+		modules = tree_mods;
+		initrd = NULL;
 	}
-	return 0;
+	if (!strcmp(kernel, "debian")) {
+		c->kernel = xstrdup(img->kernel);
+		c->initrd = xstrdup(img->initrd);
+		snprintf(c->expect_release, sizeof(c->expect_release), "%s", img->kernel_release);
+		goto out;
+	}
+	c->kernel = realpath(kernel, NULL);
+	c->initrd = initrd && *initrd ? realpath(initrd, NULL) : NULL;
+	if (!c->kernel || kernel_release_of(c->kernel, c->expect_release, sizeof(c->expect_release)) < 0) {
+		log_error("%s: not a readable x86 bzImage", kernel);
+		r = -ENOEXEC;
+		goto out;
+	}
+	if (modules && *modules) {
+		c->modules_disk = xasprintf("%s/modules.img", c->dir);
+		r = kernel_modules_disk(modules, c->expect_release, c->modules_disk);
+	}
+	log_info("kernel under test: %s (%s)%s", c->kernel, c->expect_release,
+		 c->modules_disk ? ", with its modules" : "");
+out:
+	if (stage)
+		rm_rf(stage);
+	free(stage);
+	free(tree_bz);
+	free(tree_mods);
+	return r;
 }
 
 int cluster_up(const struct scenario *sc, const struct up_opts *o, struct cluster *c)
@@ -798,7 +874,9 @@ int cluster_up(const struct scenario *sc, const struct up_opts *o, struct cluste
 	c->ephemeral = o->ephemeral;
 	c->owner = getpid();
 	snprintf(c->image_key, sizeof(c->image_key), "%s", img.key);
-	r = pick_accel(c, sc, &img, o->cache_dir);
+	r = choose_kernel(c, sc, &img, o);
+	if (!r)
+		r = pick_accel(c, sc, &img, o->cache_dir);
 	if (!r)
 		r = save_state(c);
 	if (!r) {
@@ -807,10 +885,8 @@ int cluster_up(const struct scenario *sc, const struct up_opts *o, struct cluste
 				 c->dir);
 		r = bring_up(c, sc, &img, o);
 	}
-	if (!r) {
-		check_kernels(c);
+	if (!r)
 		r = save_state(c);
-	}
 	image_release(&img);
 	if (r < 0) {
 		char keep[CLUSTER_NAME_MAX + 1];

@@ -52,11 +52,16 @@ struct cluster {
 	char kernel_release[128];
 	char *shared_disk;
 	char *config_disk;
+	/* the kernel the nodes boot (the image's, or the one under test) */
+	char *kernel, *initrd, *modules_disk;
+	char expect_release[128];
 	virConnectPtr conn;
 };
 
 struct up_opts {
 	const char *name;      /* NULL: first free c<N> */
+	/* the kernel under test, overriding [kernel] (NULL: the scenario's) */
+	const char *kernel, *initrd, *modules, *kernel_tree;
 	const char *cache_dir;
 	bool ephemeral;
 	bool quiet;

@@ -36,6 +36,10 @@ int cmd_up(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "name", required_argument, NULL, 'n' },
+		{ "kernel", required_argument, NULL, 'K' },
+		{ "initrd", required_argument, NULL, 'I' },
+		{ "modules", required_argument, NULL, 'M' },
+		{ "kernel-tree", required_argument, NULL, 'T' },
 		{ "cache-dir", required_argument, NULL, 'C' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -51,6 +55,18 @@ int cmd_up(int argc, char **argv)
 		switch (ch) {
 		case 'n':
 			o.name = optarg;
+			break;
+		case 'K':
+			o.kernel = optarg;
+			break;
+		case 'I':
+			o.initrd = optarg;
+			break;
+		case 'M':
+			o.modules = optarg;
+			break;
+		case 'T':
+			o.kernel_tree = optarg;
 			break;
 		case 'C':
 			o.cache_dir = optarg;

@@ -36,7 +36,7 @@ static const struct command commands[] = {
 	  "otherwise. Images are keyed by a hash of images/build-image.sh, packages.list,\n"
 	  "overlay/ and the guest programs: an unchanged recipe is a cache hit.\n\n"
 	  "Exit status: 0 done, 2 bad usage, 125 the image could not be built." },
-	{ "run", cmd_run, "run [--keep | --keep-on-fail] [--vmcore] [--results DIR] [--name NAME] [--quiet] [SCENARIO]",
+	{ "run", cmd_run, "run [--keep | --keep-on-fail] [--vmcore] [--kernel BZIMAGE [--initrd F] [--modules DIR] | --kernel-tree DIR] [--results DIR] [--name NAME] [--quiet] [SCENARIO]",
 	  "Run a failover scenario and judge the kernel",
 	  "Brings a cluster up for SCENARIO (default: the built-in loopback-failover),\n"
 	  "starts the writers, checks steady progress, applies memory pressure, injects\n"
@@ -46,10 +46,14 @@ static const struct command commands[] = {
 	  "  --keep-on-fail   leave it running only when the verdict is not PASS\n"
 	  "  --vmcore         on a stall or takeover timeout, also dump the takeover\n"
 	  "                   node's memory (ELF, for crash(8)) into the results\n"
-	  "  --results DIR    write results/<run-id>/ under DIR (default: <source>/results)\n\n"
+	  "  --results DIR    write results/<run-id>/ under DIR (default: <source>/results)\n"
+	  "  --kernel BZIMAGE the kernel under test (overrides [kernel] image); --initrd and\n"
+	  "                   --modules (a modules_install root or lib/modules dir) with it\n"
+	  "  --kernel-tree DIR a built kernel tree: its bzImage and, when it has modules,\n"
+	  "                   their modules_install output. Not built: exit 125 (bisect skips)\n\n"
 	  "Exit status: 0 PASS, 1 FAIL-* (the kernel failed), 2 bad usage or scenario,\n"
 	  "125 ERROR (could not test; git bisect run skips)." },
-	{ "up", cmd_up, "up [--name NAME] [--cache-dir DIR] [--quiet] [SCENARIO]",
+	{ "up", cmd_up, "up [--name NAME] [--kernel BZIMAGE [--initrd F] [--modules DIR] | --kernel-tree DIR] [--cache-dir DIR] [--quiet] [SCENARIO]",
 	  "Start a cluster for SCENARIO and leave it running",
 	  "Builds the image if needed, then creates the cluster's network namespace,\n"
 	  "its own libvirtd and fence_virtd, the disks and the domains, configures\n"
@@ -79,6 +83,26 @@ static const struct command commands[] = {
 	  "follows is printed until the console stays quiet for 2 s. Useful keys: w\n"
 	  "(blocked tasks), t (all tasks), m (memory), l (backtrace of all CPUs), c (crash).\n"
 	  "Example: takeover sysrq c1 n1 wm" },
+	{ "kernel", cmd_kernel,
+	  "kernel build [--source debian-6.1|debian-6.12|DIR] [--patches DIR] [--config FRAGMENT]... [--debug] [--jobs N]",
+	  "Build (or find in the cache) a guest kernel to test",
+	  "Debian's linux-source package (installed when missing, with the build\n"
+	  "dependencies) or a git tree DIR (HEAD plus local changes, copied: the tree is\n"
+	  "not touched); --patches DIR applies DIR/series in order and stops with the\n"
+	  "patch's name when one does not apply; images/kernel/takeover.config (virtio,\n"
+	  "NFS client and server, ext4, watchdogs, sysrq built in: no initrd needed) and\n"
+	  "any --config fragments are merged onto defconfig + kvm_guest.config; --debug\n"
+	  "adds images/kernel/debug.config (lockdep, DWARF for crash). Cached under\n"
+	  "CACHE/kernels/<hash of source, patches, config>. Prints the bzImage path:\n"
+	  "  takeover run --kernel \"$(takeover kernel build --patches images/kernel/patches/known-bad)\"\n\n"
+	  "Exit status: 0 built or cached, 2 bad usage, 125 the build failed." },
+	{ "compare", cmd_compare, "compare --kernel A --kernel B [--runs N] [--results DIR] [SCENARIO]",
+	  "Run a scenario on two kernels, interleaved, and compare",
+	  "A and B are bzImages (or 'debian' for the image's kernel). Runs A, B, A, B, ...\n"
+	  "N rounds (default 3), then prints verdict counts and takeover/throughput\n"
+	  "statistics (median, min, max), and writes compare.json and compare.svg.\n\n"
+	  "Exit status: 1 when B failed a round A passed, 0 otherwise, 125 when no round\n"
+	  "could be judged, 2 bad usage." },
 	{ "help", cmd_help, "help [SUBCOMMAND | scenario [--markdown]]",
 	  "Show help for a subcommand, or the scenario file reference",
 	  "help scenario prints the reference of every scenario key, generated from the\n"

@@ -564,10 +564,14 @@ static int scenario_steps(struct run *r, struct run_report *rep)
 	return verify_all(r, s, &clk);
 }
 
-int run_scenario(const struct scenario *sc, const struct run_opts *o)
+int run_scenario(const struct scenario *sc, const struct run_opts *o, char **result_dir)
 {
+	if (result_dir)
+		*result_dir = NULL;
 	struct run r = { .sc = sc, .o = *o };
-	struct up_opts uo = { .name = o->name, .cache_dir = o->cache_dir, .ephemeral = true, .quiet = o->quiet };
+	struct up_opts uo = { .name = o->name, .cache_dir = o->cache_dir, .ephemeral = true, .quiet = o->quiet,
+			      .kernel = o->kernel, .initrd = o->initrd, .modules = o->modules,
+			      .kernel_tree = o->kernel_tree };
 	struct run_report rep = { 0 };
 	struct verdict_input in;
 	struct verdict v;
@@ -675,7 +679,10 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o)
 	verdict_input_release(&in);
 	forensics_release(&r.fx);
 	free(tlpath);
-	free(r.dir);
+	if (result_dir)
+		*result_dir = r.dir;
+	else
+		free(r.dir);
 	return verdict_exit_code(v.cls);
 }
 
@@ -688,6 +695,10 @@ int cmd_run(int argc, char **argv)
 		{ "keep", no_argument, NULL, 'k' },
 		{ "keep-on-fail", no_argument, NULL, 'K' },
 		{ "vmcore", no_argument, NULL, 'V' },
+		{ "kernel", required_argument, NULL, 'k' + 256 },
+		{ "initrd", required_argument, NULL, 'i' + 256 },
+		{ "modules", required_argument, NULL, 'm' + 256 },
+		{ "kernel-tree", required_argument, NULL, 't' + 256 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -705,6 +716,10 @@ int cmd_run(int argc, char **argv)
 		case 'k': o.keep = true; break;
 		case 'K': o.keep_on_fail = true; break;
 		case 'V': o.vmcore = true; break;
+		case 'k' + 256: o.kernel = optarg; break;
+		case 'i' + 256: o.initrd = optarg; break;
+		case 'm' + 256: o.modules = optarg; break;
+		case 't' + 256: o.kernel_tree = optarg; break;
 		case 'q': o.quiet = true; progress_set_quiet(true); break;
 		case 'h': command_print_help(self); return TK_EXIT_PASS;
 		default: return command_usage_error(self, "bad option");
@@ -721,7 +736,7 @@ int cmd_run(int argc, char **argv)
 		scenario_release(&sc);
 		return TK_EXIT_USAGE;
 	}
-	ret = run_scenario(&sc, &o);
+	ret = run_scenario(&sc, &o, NULL);
 	scenario_release(&sc);
 	return ret;
 }

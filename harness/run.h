@@ -23,6 +23,7 @@ struct run_opts {
 	const char *results_root; /* NULL: <datadir>/results */
 	const char *cache_dir;
 	const char *name;         /* cluster name; NULL: generated */
+	const char *kernel, *initrd, *modules, *kernel_tree; /* kernel under test overrides */
 	bool keep;                /* leave the cluster running */
 	bool keep_on_fail;        /* leave it running when the verdict is not PASS */
 	bool vmcore;              /* take a memory-only ELF dump of the node on trouble */
@@ -69,7 +70,8 @@ struct run {
 	struct forensics fx;      /* evidence captured on trouble */
 };
 
-int run_scenario(const struct scenario *sc, const struct run_opts *o);
+/* Runs sc; returns the exit code; *result_dir (when not NULL) gets results/<run-id> or NULL. */
+int run_scenario(const struct scenario *sc, const struct run_opts *o, char **result_dir);
 
 /* monitor.c: the event loop and its handlers. */
 void monitor_init(struct run *r);

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* takeover kernel build: the kernel under test, built and cached. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "command.h"
+#include "exitcode.h"
+#include "kernel.h"
+#include "util/log.h"
+#include "util/units.h"
+
+int cmd_kernel(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "source", required_argument, NULL, 's' },
+		{ "patches", required_argument, NULL, 'p' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "debug", no_argument, NULL, 'd' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "cache-dir", required_argument, NULL, 'C' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct command *self = command_find("kernel");
+	struct kernel_build_opts o = { .source = "debian-6.1", .quiet = progress_is_quiet() };
+	const char *why;
+	uint64_t v;
+	char *dir;
+	int ch, r;
+
+	if (argc < 2 || strcmp(argv[1], "build")) {
+		if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+			command_print_help(self);
+			return TK_EXIT_PASS;
+		}
+		return command_usage_error(self, "the only action is 'build'");
+	}
+	argc--;
+	argv++;
+	while ((ch = getopt_long(argc, argv, "s:p:c:dj:C:qh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 's': o.source = optarg; break;
+		case 'p': o.patches = optarg; break;
+		case 'c':
+			if (o.nfragments == (int)(sizeof(o.fragments) / sizeof(o.fragments[0])))
+				return command_usage_error(self, "too many --config fragments");
+			o.fragments[o.nfragments++] = optarg;
+			break;
+		case 'd': o.debug = true; break;
+		case 'j':
+			if (parse_uint(optarg, &v, &why) < 0 || v < 1 || v > 256)
+				return command_usage_error(self, "--jobs '%s': expected 1..256", optarg);
+			o.jobs = (int)v;
+			break;
+		case 'C': o.cache_dir = optarg; break;
+		case 'q': o.quiet = true; progress_set_quiet(true); break;
+		case 'h': command_print_help(self); return TK_EXIT_PASS;
+		default: return command_usage_error(self, "bad option");
+		}
+	}
+	if (optind < argc)
+		return command_usage_error(self, "unexpected argument '%s'", argv[optind]);
+	if (strncmp(o.source, "debian-", 7) && o.patches)
+		log_info("patches on a source tree are applied to a copy; the tree itself is not touched");
+	r = kernel_build(&o, &dir);
+	if (r < 0)
+		return r == -EINTR ? TK_EXIT_SKIP : TK_EXIT_SKIP;
+	printf("%s/bzImage\n", dir);
+	free(dir);
+	return TK_EXIT_PASS;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef TAKEOVER_KERNEL_H
+#define TAKEOVER_KERNEL_H
+/*
+ * The kernel under test: the image's Debian kernel, a bzImage brought by the
+ * user (with its modules), a built source tree, or one built by
+ * `takeover kernel build` (kernel_build.c) and cached by the hash of
+ * (source, patches, config).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The release string a bzImage will report as `uname -r` (from its setup header). */
+int kernel_release_of(const char *bzimage, char *rel, size_t len);
+
+/*
+ * Packs the modules of release found under dir (an INSTALL_MOD_PATH root, a
+ * lib/modules directory, or the release's own directory) into an ext4 image
+ * whose root holds <release>/; guests mount it on /lib/modules.
+ */
+int kernel_modules_disk(const char *dir, const char *release, const char *img);
+
+/* For --kernel-tree: the tree's bzImage path (must exist) and its modules staged under stage_dir. */
+int kernel_tree_artifacts(const char *tree, char **bzimage, char **modules_root, const char *stage_dir);
+
+/* `takeover kernel build`: see kernel_build.c. */
+struct kernel_build_opts {
+	const char *source;      /* "debian-6.1", "debian-6.12" or a source tree */
+	const char *patches;     /* directory with a `series` file, or NULL */
+	const char *fragments[8];/* extra config fragments */
+	int nfragments;
+	bool debug;              /* add images/kernel/debug.config (lockdep, DWARF) */
+	int jobs;
+	const char *cache_dir;
+	bool quiet;
+};
+/* Builds (or finds in the cache) the kernel; *out_dir gets its cache directory. */
+int kernel_build(const struct kernel_build_opts *o, char **out_dir);
+
+#endif
