@@ -24,6 +24,7 @@
 #define QUIET_MS 2000
 /* Below this vCPU use over the stall, the node is waiting, not spinning. */
 #define LIVELOCK_CPU 0.5
+#define WRITER_COMM "takeover-writer"
 
 static off_t console_size(const char *path)
 {
@@ -91,14 +92,27 @@ static void save(struct run *r, char *name, size_t len, char key, const char *no
 	free(path);
 }
 
+/*
+ * DEADLOCK: the writer sleeps in the kernel (it is among sysrq-w's blocked
+ * tasks) and nothing it waits for is going to happen. LIVELOCK: the writer
+ * is not blocked, yet makes no progress while the vCPU is busy. The node's
+ * vCPU figure alone cannot tell: after a takeover the node also serves the
+ * other clients, so it can be busy while its own writer sleeps.
+ */
 static void classify(struct run *r, int node, struct forensics *fx)
 {
 	struct run_node *rn = &r->nodes[node - 1];
 	uint64_t from = rn->last_ack_t ? rn->last_ack_t : r->t_fault;
+	bool writer_blocked = false;
 
 	fx->guest_cpu_busy = cpu_ring_busy(&rn->cpu, from, fx->t_capture, &fx->window_seconds);
 	fx->bytes_in_window = 0; /* by construction: no acknowledged write since `from` */
-	if (fx->guest_cpu_busy < 0)
+	for (size_t i = 0; i < fx->blocked.ntasks; i++)
+		writer_blocked |= !strcmp(fx->blocked.tasks[i].comm, WRITER_COMM) &&
+				  !strcmp(fx->blocked.tasks[i].state, "D");
+	if (writer_blocked)
+		fx->cls = HANG_DEADLOCK;
+	else if (fx->guest_cpu_busy < 0)
 		fx->cls = HANG_UNKNOWN;
 	else
 		fx->cls = fx->guest_cpu_busy >= LIVELOCK_CPU ? HANG_LIVELOCK : HANG_DEADLOCK;
@@ -157,7 +171,6 @@ int evidence_capture(struct run *r, int node, const char *reason)
 	snprintf(fx->reason, sizeof(fx->reason), "%s", reason);
 	fx->t_capture = timeline_now(&r->tl);
 	log_info("%s: %s: capturing sysrq-w, sysrq-m, sysrq-t", nd->name, reason);
-	classify(r, node, fx);
 	w = sysrq_section(r, nd, 'w', 15000);
 	m = sysrq_section(r, nd, 'm', 10000);
 	t = sysrq_section(r, nd, 't', 30000);
@@ -166,6 +179,7 @@ int evidence_capture(struct run *r, int node, const char *reason)
 	save(r, fx->sysrq_t_file, sizeof(fx->sysrq_t_file), 't', nd->name, t);
 	if (w && sysrq_parse(w, &fx->blocked) == 0)
 		sysrq_group(&fx->blocked, true);
+	classify(r, node, fx);
 	fx->meminfo = m ? m : xstrdup("");
 	if (r->o.vmcore)
 		take_vmcore(r, nd, fx);

@@ -13,8 +13,8 @@ static bool match_server(const char *l)
 
 static bool match_nfsd(const char *l)
 {
-	return !strncmp(l, "nfsd: ", 6) || !strncmp(l, "NFSD: ", 6) || !strncmp(l, "lockd: ", 7) ||
-	       !strncmp(l, "nfsd4", 5);
+	/* Not "nfsd4_*": those are stack frames in sysrq and hung-task output. */
+	return !strncmp(l, "nfsd: ", 6) || !strncmp(l, "NFSD: ", 6) || !strncmp(l, "lockd: ", 7);
 }
 
 const struct classifier classifier_nfs_server = { "nfs-server", SEV_INFO, match_server, NULL, 0 };

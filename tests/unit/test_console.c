@@ -169,6 +169,15 @@ START_TEST(classify_line)
 END_TEST
 
 /* Every classifier of families.h is in the registry, once; a forgotten one would never match. */
+/* Stack frames of nfsd functions (in sysrq and hung-task output) are not nfsd messages. */
+START_TEST(frames_are_not_messages)
+{
+	ck_assert_ptr_null(console_classify("nfsd4_commit+0x5e/0x90 [nfsd]"));
+	ck_assert_ptr_null(console_classify(" nfsd4_proc_compound+0x344/0x670 [nfsd]"));
+	ck_assert_ptr_nonnull(console_classify("NFSD: starting 10-second grace period (net f0000000)"));
+}
+END_TEST
+
 START_TEST(registry_complete)
 {
 	const struct classifier *const families[] = {
@@ -665,6 +674,7 @@ static Suite *console_suite(void)
 	tcase_set_timeout(cls, 30);
 	tcase_set_timeout(tail, 60);
 	tcase_add_test(cl, clean_prefix_and_crlf);
+	tcase_add_test(cl, frames_are_not_messages);
 	tcase_add_test(cl, clean_ansi);
 	tcase_add_test(cl, clean_no_prefix);
 	tcase_add_loop_test(cls, classify_line, 0, (int)(sizeof(lines) / sizeof(lines[0])));
