@@ -139,7 +139,7 @@ static const char *const recipe_inputs[] = { "build-image.sh", "packages.list", 
 int image_compute_key(char key[17])
 {
 	char *recipe = recipe_dir(), *bins = guest_bin_dir();
-	char ver[32], hex[65];
+	char ver[32];
 	struct sha256 h;
 	int r = 0;
 
@@ -163,9 +163,7 @@ int image_compute_key(char key[17])
 	free(bins);
 	if (r < 0)
 		return r;
-	sha256_hex(&h, hex);
-	memcpy(key, hex, 16);
-	key[16] = '\0';
+	sha256_key16(&h, key);
 	return 0;
 }
 

@@ -195,7 +195,7 @@ static char *fragment_path(const char *name)
 static int compute_key(const struct kernel_build_opts *o, char key[17])
 {
 	struct sha256 h;
-	char hex[65], buf[512];
+	char buf[512];
 	int r = 0;
 
 	sha256_init(&h);
@@ -249,9 +249,7 @@ static int compute_key(const struct kernel_build_opts *o, char key[17])
 	}
 	if (r < 0)
 		return r;
-	sha256_hex(&h, hex);
-	memcpy(key, hex, 16);
-	key[16] = '\0';
+	sha256_key16(&h, key);
 	return 0;
 }
 

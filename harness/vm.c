@@ -2,7 +2,6 @@
 #include "vm.h"
 
 #include <errno.h>
-#include <libxml/xmlwriter.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,44 +10,13 @@
 #include "util/log.h"
 #include "util/spawn.h"
 #include "util/xalloc.h"
+#include "util/xmlw.h"
 
-/* xmlTextWriter with printf-style attributes; errors surface once, at the end. */
-struct xw {
-	xmlTextWriterPtr w;
-	int err;
-};
-
-static void open_el(struct xw *x, const char *name)
-{
-	x->err |= xmlTextWriterStartElement(x->w, BAD_CAST name) < 0;
-}
-
-static void close_el(struct xw *x)
-{
-	x->err |= xmlTextWriterEndElement(x->w) < 0;
-}
-
-static void attr(struct xw *x, const char *name, const char *value)
-{
-	x->err |= xmlTextWriterWriteAttribute(x->w, BAD_CAST name, BAD_CAST value) < 0;
-}
-
-static void text_el(struct xw *x, const char *name, const char *value)
-{
-	x->err |= xmlTextWriterWriteElement(x->w, BAD_CAST name, BAD_CAST value) < 0;
-}
-
-/* <name a1="v1" a2="v2"/>; unused attribute pairs are NULL. */
-static void empty_el(struct xw *x, const char *name, const char *a1, const char *v1, const char *a2,
-		     const char *v2)
-{
-	open_el(x, name);
-	if (a1)
-		attr(x, a1, v1);
-	if (a2)
-		attr(x, a2, v2);
-	close_el(x);
-}
+#define open_el xw_open
+#define close_el xw_close
+#define attr xw_attr
+#define text_el xw_element
+#define empty_el xw_empty
 
 static void os_section(struct xw *x, const struct vm_spec *s)
 {
@@ -56,7 +24,7 @@ static void os_section(struct xw *x, const struct vm_spec *s)
 	open_el(x, "type");
 	attr(x, "arch", "x86_64");
 	attr(x, "machine", "q35");
-	x->err |= xmlTextWriterWriteString(x->w, BAD_CAST "hvm") < 0;
+	xw_text(x, "hvm");
 	close_el(x);
 	text_el(x, "kernel", s->kernel);
 	if (s->initrd && *s->initrd)
@@ -79,7 +47,7 @@ static void features(struct xw *x, const struct vm_spec *s)
 		open_el(x, "tcg");
 		open_el(x, "tb-cache");
 		attr(x, "unit", "MiB");
-		x->err |= xmlTextWriterWriteString(x->w, BAD_CAST mib) < 0;
+		xw_text(x, mib);
 		close_el(x);
 		close_el(x);
 	}
@@ -162,7 +130,7 @@ static void devices(struct xw *x, const struct vm_spec *s)
 	attr(x, "model", "virtio");
 	open_el(x, "backend");
 	attr(x, "model", "random");
-	x->err |= xmlTextWriterWriteString(x->w, BAD_CAST "/dev/urandom") < 0;
+	xw_text(x, "/dev/urandom");
 	close_el(x);
 	close_el(x);
 	empty_el(x, "memballoon", "model", "none", NULL, NULL);
@@ -171,24 +139,19 @@ static void devices(struct xw *x, const struct vm_spec *s)
 
 int vm_domain_xml(const struct vm_spec *s, struct strbuf *out)
 {
-	xmlBufferPtr buf = xmlBufferCreate();
-	struct xw x = { .w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL };
+	struct xw x;
 	char num[32];
+	int r = xw_begin(&x);
 
-	if (!x.w) {
-		if (buf)
-			xmlBufferFree(buf);
-		return -ENOMEM;
-	}
-	xmlTextWriterSetIndent(x.w, 1);
-	xmlTextWriterSetIndentString(x.w, BAD_CAST "  ");
+	if (r < 0)
+		return r;
 	open_el(&x, "domain");
 	attr(&x, "type", s->kvm ? "kvm" : "qemu");
 	text_el(&x, "name", s->name);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)s->memory_mib);
 	open_el(&x, "memory");
 	attr(&x, "unit", "MiB");
-	x.err |= xmlTextWriterWriteString(x.w, BAD_CAST num) < 0;
+	xw_text(&x, num);
 	close_el(&x);
 	snprintf(num, sizeof(num), "%d", s->vcpus);
 	text_el(&x, "vcpu", num);
@@ -202,12 +165,7 @@ int vm_domain_xml(const struct vm_spec *s, struct strbuf *out)
 	text_el(&x, "on_crash", "preserve");
 	devices(&x, s);
 	close_el(&x);
-	x.err |= xmlTextWriterEndDocument(x.w) < 0;
-	xmlFreeTextWriter(x.w);
-	if (!x.err)
-		strbuf_add(out, xmlBufferContent(buf), (size_t)xmlBufferLength(buf));
-	xmlBufferFree(buf);
-	return x.err ? -ENOMEM : 0;
+	return xw_finish(&x, out);
 }
 
 /* Lines only a kernel that really runs prints within seconds; a spinning KVM prints none. */

@@ -15,22 +15,10 @@
 #include "report/common.h"
 #include "report/report.h"
 #include "util/fs.h"
+#include "util/xmlw.h"
 
-/* xmlTextWriter calls, errors collected once for the whole document. */
-struct xw {
-	xmlTextWriterPtr w;
-	int err;
-};
-
-static void open_el(struct xw *x, const char *name)
-{
-	x->err |= xmlTextWriterStartElement(x->w, BAD_CAST name) < 0;
-}
-
-static void close_el(struct xw *x)
-{
-	x->err |= xmlTextWriterEndElement(x->w) < 0;
-}
+#define open_el xw_open
+#define close_el xw_close
 
 /* Text from guests and the verdict is cleaned: one stray byte must not void the file. */
 static void attr(struct xw *x, const char *name, const char *value)
@@ -38,7 +26,7 @@ static void attr(struct xw *x, const char *name, const char *value)
 	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 
 	report_clean_text(&sb, value);
-	x->err |= xmlTextWriterWriteAttribute(x->w, BAD_CAST name, BAD_CAST sb.buf) < 0;
+	xw_attr(x, name, sb.buf);
 }
 
 static void attrf(struct xw *x, const char *name, const char *fmt, ...)
@@ -60,7 +48,7 @@ static void text(struct xw *x, const char *s)
 	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 
 	report_clean_text(&sb, s);
-	x->err |= xmlTextWriterWriteString(x->w, BAD_CAST sb.buf) < 0;
+	xw_text(x, sb.buf);
 }
 
 static void property(struct xw *x, const char *name, const char *value)
@@ -204,27 +192,20 @@ static void testsuite(struct xw *x, const struct run_report *r)
 
 int report_junit(const struct run_report *r, const char *path)
 {
-	xmlBufferPtr buf;
-	struct xw x = { 0 };
+	struct strbuf out = STRBUF_INIT;
+	struct xw x;
 	int ret;
 
 	if (!r->v)
 		return -EINVAL;
-	buf = xmlBufferCreate();
-	x.w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
-	if (!x.w) {
-		if (buf)
-			xmlBufferFree(buf);
-		return -ENOMEM;
-	}
-	xmlTextWriterSetIndent(x.w, 1);
-	xmlTextWriterSetIndentString(x.w, BAD_CAST "  ");
+	ret = xw_begin(&x);
+	if (ret < 0)
+		return ret;
 	x.err |= xmlTextWriterStartDocument(x.w, NULL, "UTF-8", NULL) < 0;
 	testsuite(&x, r);
-	x.err |= xmlTextWriterEndDocument(x.w) < 0;
-	xmlFreeTextWriter(x.w);
-	ret = x.err ? -ENOMEM : write_file_atomic(path, xmlBufferContent(buf),
-						  (size_t)xmlBufferLength(buf), 0644);
-	xmlBufferFree(buf);
+	ret = xw_finish(&x, &out);
+	if (!ret)
+		ret = write_file_atomic(path, out.buf, out.len, 0644);
+	strbuf_release(&out);
 	return ret;
 }

@@ -102,6 +102,15 @@ void sha256_hex(struct sha256 *s, char out[65])
 		snprintf(out + 2 * i, 3, "%02x", d[i]);
 }
 
+void sha256_key16(struct sha256 *s, char key[17])
+{
+	char hex[65];
+
+	sha256_hex(s, hex);
+	memcpy(key, hex, 16);
+	key[16] = '\0';
+}
+
 int sha256_file(struct sha256 *s, const char *path)
 {
 	char buf[65536];

@@ -17,6 +17,8 @@ void sha256_update(struct sha256 *s, const void *data, size_t len);
 void sha256_final(struct sha256 *s, uint8_t out[32]);
 /* Hex digest of the state so far (the state is consumed). */
 void sha256_hex(struct sha256 *s, char out[65]);
+/* The first 16 hex digits of the digest: the cache keys of images and kernels. */
+void sha256_key16(struct sha256 *s, char key[17]);
 /* Hashes a file's contents into s; returns 0 or -errno. */
 int sha256_file(struct sha256 *s, const char *path);
 
