@@ -30,6 +30,7 @@ int cmd_exec(int argc, char **argv);
 int cmd_sysrq(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 struct scenario;
 /* Loads SCENARIO (NULL: the built-in default), printing its problems; an exit code. */

@@ -103,6 +103,12 @@ static const struct command commands[] = {
 	  "statistics (median, min, max), and writes compare.json and compare.svg.\n\n"
 	  "Exit status: 1 when B failed a round A passed, 0 otherwise, 125 when no round\n"
 	  "could be judged, 2 bad usage." },
+	{ "report", cmd_report, "report [--scenario FILE] [--write] RESULTS_DIR",
+	  "Judge a finished run again from its timeline",
+	  "Reads RESULTS_DIR/timeline.jsonl and judges it with RESULTS_DIR/scenario.ini,\n"
+	  "or with --scenario FILE (other criteria for the same recording). Prints the\n"
+	  "summary and exits with the verdict's code; --write regenerates report.json,\n"
+	  "junit.xml and the plot (without the steps and evidence of the original run)." },
 	{ "help", cmd_help, "help [SUBCOMMAND | scenario [--markdown]]",
 	  "Show help for a subcommand, or the scenario file reference",
 	  "help scenario prints the reference of every scenario key, generated from the\n"

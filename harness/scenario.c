@@ -160,8 +160,9 @@ static const struct opt options[] = {
 	  "Time from the fault until the group runs and loop-back writes resume (else FAIL-TAKEOVER-TIMEOUT)." },
 	{ "verdict", "observe", OPT_DURATION, OFF(verdict.observe), SEC, HOUR, "60s", NULL, 0,
 	  "Window after writes resume in which progress is judged." },
-	{ "verdict", "max_stall", OPT_DURATION, OFF(verdict.max_stall), SEC, HOUR, "20s", NULL, 0,
-	  "Longest allowed progress gap on the takeover node after resume (else FAIL-STALL)." },
+	{ "verdict", "max_stall", OPT_DURATION, OFF(verdict.max_stall), 3 * SEC, HOUR, "20s", NULL, 0,
+	  "Longest allowed progress gap on the takeover node after resume (else FAIL-STALL); "
+	  "progress is sampled once a second, so a few seconds at least." },
 	{ "verdict", "min_rate", OPT_RATE, OFF(verdict.min_rate), 0, 0, "64K", NULL, 0,
 	  "Least write rate, bytes/s, over the observe window (else FAIL-LIVELOCK)." },
 };
