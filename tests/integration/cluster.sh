@@ -28,7 +28,7 @@ check "n3 reads what n1 wrote" test "$got" = "$token"
 # Fence a node that does not run the group, through Pacemaker's own fencing path.
 victim=n3
 [ "$group" = n3 ] && victim=n2
-check "stonith_admin powers $victim off" "$TAKEOVER" exec --timeout 180s "$name" n1 stonith_admin --off "$victim" --timeout 150
+check "stonith_admin powers $victim off" "$TAKEOVER" exec --timeout 180s "$name" n1 stonith_admin --fence "$victim" --timeout 150
 uri=$(echo "$status" | jq -r '.libvirt_uri')
 state=$(virsh -c "$uri" domstate "takeover-$name-$victim" 2>&1 || true)
 echo "# domain takeover-$name-$victim after fencing: $state"
