@@ -660,21 +660,72 @@ static int node_run(struct cluster *c, struct node *nd, const char *const *argv,
 	return r;
 }
 
+/*
+ * Runs the same command on every node at once (one exec in flight per
+ * channel) and waits for all: mounting one node after the other cost ~8 s a
+ * node under TCG. 0 when every node ran it with exit 0.
+ */
+static int exec_everywhere(struct cluster *c, const char *const *argv, uint64_t timeout_ms,
+			   const char *what)
+{
+	uint64_t deadline = now_ms() + timeout_ms + 30000;
+	int r = 0, pending = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		struct channel *ch = &c->nodes[i].ch;
+		strbuf_reset(&ch->wait_out);
+		ch->wait_done = false;
+		ch->wait_id = channel_connect(ch) == 0 ? channel_exec_start(ch, argv, timeout_ms) : 0;
+		if (!ch->wait_id) {
+			log_error("%s: %s: the agent is not reachable (console: %s)", c->nodes[i].name, what,
+				  c->nodes[i].console);
+			r = -EPIPE;
+		}
+		pending += ch->wait_id != 0;
+	}
+	while (pending && !r) {
+		if (cancel_requested() || now_ms() > deadline) {
+			r = cancel_requested() ? -EINTR : -ETIMEDOUT;
+			break;
+		}
+		pending = 0;
+		for (int i = 0; i < c->n; i++) {
+			struct channel *ch = &c->nodes[i].ch;
+			if (ch->wait_id && !ch->wait_done && channel_poll(ch, 100) < 0)
+				r = -EPIPE;
+			pending += ch->wait_id && !ch->wait_done;
+		}
+	}
+	for (int i = 0; i < c->n; i++) {
+		struct channel *ch = &c->nodes[i].ch;
+		if (!r && ch->wait_done && (ch->wait_rc || ch->wait_timeout)) {
+			strbuf_rtrim(&ch->wait_out);
+			log_error("%s: %s failed (exit %d%s): %s (console: %s)", c->nodes[i].name, what,
+				  ch->wait_rc, ch->wait_timeout ? ", timed out" : "", ch->wait_out.buf,
+				  c->nodes[i].console);
+			r = -EIO;
+		}
+		ch->wait_id = 0;
+	}
+	if (r == -ETIMEDOUT)
+		log_error("%s: not every node answered within %llus", what,
+			  (unsigned long long)(timeout_ms / 1000));
+	return r;
+}
+
 static int mount_all(struct cluster *c, const struct scenario *sc)
 {
 	char src[64], ip[20];
 	char *opts = xasprintf("vers=%s,%s", nfs_version_name(sc->nfs.version), sc->nfs.mount_options);
-	int r = 0;
+	int r;
 
 	ip_to_str(c->float_ip, ip, sizeof(ip));
 	snprintf(src, sizeof(src), "%s:" NFS_EXPORT_DIR, ip);
-	for (int i = 0; i < c->n && !r; i++) {
-		const char *mk[] = { "mkdir", "-p", NFS_MOUNT_DIR, NULL };
-		const char *mnt[] = { "mount", "-t", "nfs", "-o", opts, src, NFS_MOUNT_DIR, NULL };
-		r = node_run(c, &c->nodes[i], mk, 10000, "mkdir " NFS_MOUNT_DIR);
-		if (!r)
-			r = node_run(c, &c->nodes[i], mnt, MOUNT_TIMEOUT_MS, "NFS mount");
-	}
+	const char *mk[] = { "mkdir", "-p", NFS_MOUNT_DIR, NULL };
+	const char *mnt[] = { "mount", "-t", "nfs", "-o", opts, src, NFS_MOUNT_DIR, NULL };
+	r = exec_everywhere(c, mk, 10000, "mkdir " NFS_MOUNT_DIR);
+	if (!r)
+		r = exec_everywhere(c, mnt, MOUNT_TIMEOUT_MS, "NFS mount");
 	free(opts);
 	return r;
 }
