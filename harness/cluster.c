@@ -880,12 +880,24 @@ static int choose_kernel(struct cluster *c, const struct scenario *sc, const str
 		r = -ENOEXEC;
 		goto out;
 	}
+	/* `takeover kernel build` puts modules_install output next to the bzImage. */
+	char *beside = NULL;
+	if (!(modules && *modules)) {
+		char *dir = xstrdup(c->kernel), *slash = strrchr(dir, '/');
+		if (slash)
+			*slash = '\0';
+		beside = xasprintf("%s/modules/lib/modules/%s", dir, c->expect_release);
+		free(dir);
+		if (access(beside, R_OK) == 0)
+			modules = beside;
+	}
 	if (modules && *modules) {
 		c->modules_disk = xasprintf("%s/modules.img", c->dir);
 		r = kernel_modules_disk(modules, c->expect_release, c->modules_disk);
 	}
 	log_info("kernel under test: %s (%s)%s", c->kernel, c->expect_release,
 		 c->modules_disk ? ", with its modules" : "");
+	free(beside);
 out:
 	if (stage)
 		rm_rf(stage);

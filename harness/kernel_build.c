@@ -325,10 +325,14 @@ static int configure(struct kb *b)
 	if (!r)
 		r = run_logged(b, old, "make olddefconfig");
 	/* Options that did not stick (a dependency missing) are an error, not a surprise later. */
-	for (int i = 0; i < nf && !r; i++) {
-		const char *argv[] = { "sh", check, frags[i], dotconfig, NULL };
-		if (access(check, R_OK) == 0)
-			r = run_logged(b, argv, "config check");
+	if (!r && access(check, R_OK) == 0) {
+		const char *argv[14] = { "sh", check };
+		int n = 2;
+		for (int i = 0; i < nf && n < 12; i++)
+			argv[n++] = frags[i];
+		argv[n++] = dotconfig;
+		argv[n] = NULL;
+		r = run_logged(b, argv, "config check (options that did not stick are listed in the log)");
 	}
 	for (int i = 0; i < nf; i++)
 		free(frags[i]);
