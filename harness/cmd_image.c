@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cluster.h"
 #include "command.h"
 #include "exitcode.h"
 #include "image.h"
@@ -174,6 +175,23 @@ static bool stale_tmp(const char *name)
 	return *end == '\0' && pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
+/* Is key the base image of a cluster that still exists? Its overlays point at it. */
+static bool in_use(const char *key)
+{
+	char names[64][CLUSTER_NAME_MAX + 1];
+	int n = cluster_list(names, 64);
+	bool used = false;
+
+	for (int i = 0; i < n && !used; i++) {
+		struct cluster c;
+		if (cluster_load(names[i], &c) == 0) {
+			used = !strcmp(c.image_key, key);
+			cluster_release(&c);
+		}
+	}
+	return used;
+}
+
 static int do_gc(struct image_args *a)
 {
 	char *images = xasprintf("%s/images", image_cache_dir(a->o.cache_dir));
@@ -205,8 +223,10 @@ static int do_gc(struct image_args *a)
 	closedir(d);
 	qsort(list, n, sizeof(*list), by_mtime_desc);
 	for (size_t i = 0; i < n; i++) {
-		bool current = !strcmp(list[i].name, key);
-		if (current || kept < a->keep) {
+		bool current = !strcmp(list[i].name, key), used = in_use(list[i].name);
+		if (used) {
+			printf("keeping %s (a cluster uses it)\n", list[i].name);
+		} else if (current || kept < a->keep) {
 			kept++;
 			printf("keeping %s%s\n", list[i].name, current ? " (current recipe)" : "");
 		} else {
