@@ -1084,3 +1084,39 @@ int cluster_list(char names[][CLUSTER_NAME_MAX + 1], int max)
 		closedir(d);
 	return n;
 }
+
+/* The owner still runs takeover (and is not a reused pid). */
+static bool owner_alive(pid_t pid)
+{
+	char path[64];
+	struct strbuf cmd = STRBUF_INIT;
+	bool alive;
+
+	if (pid <= 1)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	alive = strbuf_read_file(&cmd, path, 1 << 16) == 0 && strstr(cmd.buf, "takeover");
+	strbuf_release(&cmd);
+	return alive;
+}
+
+int cluster_reap_stale(void)
+{
+	char names[64][CLUSTER_NAME_MAX + 1];
+	int n = cluster_list(names, 64), reaped = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct cluster c;
+		if (cluster_load(names[i], &c) < 0)
+			continue;
+		bool stale = c.ephemeral && !owner_alive(c.owner);
+		pid_t owner = c.owner;
+		cluster_release(&c);
+		if (!stale)
+			continue;
+		log_info("removing cluster %s: left by a takeover run (pid %d) that is gone", names[i], (int)owner);
+		if (cluster_down(names[i]) == 0)
+			reaped++;
+	}
+	return reaped;
+}

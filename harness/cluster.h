@@ -74,6 +74,12 @@ int cluster_up(const struct scenario *sc, const struct up_opts *o, struct cluste
 int cluster_load(const char *name, struct cluster *c);
 /* Removes everything of cluster name, whatever state it is in. 0 when nothing is left. */
 int cluster_down(const char *name);
+/*
+ * Removes the clusters of `takeover run`s that died (owner process gone):
+ * they are provably leftovers. Clusters made by `up` are left alone.
+ * Returns how many were removed.
+ */
+int cluster_reap_stale(void);
 /* Names of all clusters that have a state directory or a namespace. */
 int cluster_list(char names[][CLUSTER_NAME_MAX + 1], int max);
 void cluster_release(struct cluster *c);

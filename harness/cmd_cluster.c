@@ -277,6 +277,7 @@ int cmd_down(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, 'a' },
+		{ "stale", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -285,11 +286,14 @@ int cmd_down(int argc, char **argv)
 	bool all = false;
 	int ch, n = 0, bad = 0;
 
-	while ((ch = getopt_long(argc, argv, "ah", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "ash", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'a':
 			all = true;
 			break;
+		case 's':
+			log_info("%d stale cluster(s) removed", cluster_reap_stale());
+			return TK_EXIT_PASS;
 		case 'h':
 			command_print_help(self);
 			return TK_EXIT_PASS;

@@ -65,11 +65,13 @@ static const struct command commands[] = {
 	{ "status", cmd_status, "status [--json] [CLUSTER...]",
 	  "Show nodes, membership, the NFS group, mounts and fencing",
 	  "With no CLUSTER, every cluster on this host." },
-	{ "down", cmd_down, "down CLUSTER... | --all",
+	{ "down", cmd_down, "down CLUSTER... | --all | --stale",
 	  "Remove clusters: domains, daemons, namespace, disks, sockets",
 	  "Works on a cluster in any state, also after the harness crashed: it removes\n"
 	  "only what it can prove belongs to the cluster (its namespace, the processes\n"
-	  "inside it, domains named takeover-CLUSTER-*, its state directory).\n\n"
+	  "inside it, domains named takeover-CLUSTER-*, its state directory).\n"
+	  "--stale removes only the clusters of `takeover run`s whose process is gone;\n"
+	  "every run does that first.\n\n"
 	  "Exit status: 0 removed (or nothing to remove), 125 something could not be removed." },
 	{ "exec", cmd_exec, "exec [--timeout DURATION] CLUSTER NODE COMMAND [ARG...]",
 	  "Run a command on a node through its agent",

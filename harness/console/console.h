@@ -30,6 +30,7 @@ struct classifier {
 	void (*title)(const char *first, const char *text, char *buf, size_t len);
 	int max_lines;            /* how many following lines belong to the report */
 	bool blank_lines_inside;  /* the report has empty lines of its own (lockdep): they do not end it */
+	bool ends_with_stack;     /* the report ends with its stack's "</TASK>" (hung task, lockups, lockdep) */
 };
 
 extern const struct classifier *const console_classifiers[];

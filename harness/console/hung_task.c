@@ -15,4 +15,4 @@ static void title(const char *first, const char *text, char *buf, size_t len)
 }
 
 /* Not fatal: a writer waits this long during every takeover (platform notes). */
-const struct classifier classifier_hung_task = { "hung-task", SEV_INFO, match, title, 60 };
+const struct classifier classifier_hung_task = { "hung-task", SEV_INFO, match, title, 60, false, true };
