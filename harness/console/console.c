@@ -109,7 +109,10 @@ static bool frame_name(const char *line, char *fn, size_t len)
 	for (const char *q = p; q < plus; q++)
 		if (!isalnum((unsigned char)*q) && *q != '_' && *q != '.')
 			return false;
-	n = (size_t)(plus - p);
+	/* GCC's clones ("nfs_request_mount.constprop.0.isra.0", "foo.cold") are the function itself */
+	n = strcspn(p, ".+");
+	if (!n)
+		return false;
 	if (n >= len)
 		n = len - 1;
 	memcpy(fn, p, n);
@@ -152,6 +155,9 @@ static void finish(struct console_tail *t)
 
 	if (!t->in_report)
 		return;
+	/* some consoles pad lines with blanks: not part of a title */
+	while (fl && (first[fl - 1] == ' ' || first[fl - 1] == '\t'))
+		fl--;
 	snprintf(firstline, sizeof(firstline), "%.*s", (int)(fl < 255 ? fl : 255), first);
 	if (t->cur.c->title)
 		t->cur.c->title(firstline, t->cur.text.buf, t->cur.title, sizeof(t->cur.title));
@@ -173,6 +179,13 @@ static bool continues_report(const struct console_tail *t, const struct classifi
 	       t->cur_lines < 8 && !strncmp(line, "Oops: ", 6);
 }
 
+/* "</TASK>", also as printed without "[ time]" (" </TASK>") or padded with blanks. */
+static bool is_task_end(const char *line)
+{
+	line += strspn(line, " \t");
+	return !strncmp(line, "</TASK>", 7) && !line[7 + strspn(line + 7, " \t")];
+}
+
 static void take_line(struct console_tail *t, char *line)
 {
 	double kt = console_clean_line(line);
@@ -192,8 +205,8 @@ static void take_line(struct console_tail *t, char *line)
 	}
 	if (!t->in_report)
 		return;
-	/* A hung task's report is its stack: it ends with the stack. */
-	bool stack_end = !strcmp(line, "</TASK>") && t->cur.c == &classifier_hung_task;
+	/* A hung task's or a lockup's report ends with its stack. */
+	bool stack_end = t->cur.c->ends_with_stack && is_task_end(line);
 	if ((!*line && !t->cur.c->blank_lines_inside) || ++t->cur_lines > t->cur.c->max_lines ||
 	    !strncmp(line, "---[ end", 8) || stack_end) {
 		if (*line && (!strncmp(line, "---[ end", 8) || stack_end)) {

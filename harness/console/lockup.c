@@ -28,5 +28,13 @@ static void title_hard(const char *first, const char *text, char *buf, size_t le
 	title_in_frame("BUG: hard lockup in", text, first, buf, len);
 }
 
-const struct classifier classifier_soft_lockup = { "soft-lockup", SEV_INFO, match_soft, title_soft, 60 };
-const struct classifier classifier_hard_lockup = { "hard-lockup", SEV_INFO, match_hard, title_hard, 60 };
+/*
+ * The report is the interrupted task's stack, up to its "</TASK>": with the
+ * user-space registers after it, 70 lines and more (a 6.12 soft lockup in
+ * nfs_folio_find_head_request, a 6.13 hard lockup under nfsd, both REAL
+ * fixtures). The line limit only bounds a report whose "</TASK>" never comes.
+ */
+const struct classifier classifier_soft_lockup = { "soft-lockup", SEV_INFO, match_soft, title_soft,
+						   160, false, true };
+const struct classifier classifier_hard_lockup = { "hard-lockup", SEV_INFO, match_hard, title_hard,
+						   160, false, true };

@@ -13,9 +13,18 @@ static bool match(const char *l)
 
 static void title(const char *first, const char *text, char *buf, size_t len)
 {
-	const char *open = strchr(first, '('), *close = open ? strchr(open, ')') : NULL;
+	const char *open = strchr(first, '('), *close = NULL;
 
 	(void)text;
+	/*
+	 * "Killed process %d (%s) total-vm:...": the name may hold parentheses of
+	 * its own ("Killed process 4503 ((sd-pam)) total-vm:173972kB", REAL fixture).
+	 */
+	if (open) {
+		close = strstr(open, ") total-vm:");
+		if (!close)
+			close = strrchr(open, ')');
+	}
 	if (open && close)
 		snprintf(buf, len, "OOM kill: %.*s", (int)(close - open - 1), open + 1);
 	else
