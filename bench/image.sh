@@ -9,7 +9,7 @@ tk=${1:-$here/../build/takeover}
 cache=$(mktemp -d /var/tmp/takeover-bench-cache.XXXXXX)
 trap 'rm -rf "$cache"' EXIT
 
-ms() { date +%s%N | awk '{ printf "%d", $1 / 1000000 }'; }
+ms() { echo $(($(date +%s%N) / 1000000)); }
 
 t0=$(ms)
 dir=$("$tk" --quiet image build --cache-dir "$cache")
