@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Nothing is left behind when the harness is interrupted or dies:
+#  - Ctrl-C (SIGINT) during `up`: the harness removes what it created itself;
+#  - `up` killed with SIGKILL while the nodes boot: `takeover down NAME` removes it;
+#  - `run` killed with SIGKILL: `takeover down --stale` (which every run does
+#    first) removes its cluster, because its owner is provably gone.
+. "$(dirname "$0")/lib.sh"
+
+"$TAKEOVER" --quiet image build >/dev/null
+
+# Wait until the cluster's domains are up (their console logs grow), at most 180 s.
+wait_booting() {
+	local name=$1 i
+	for i in $(seq 1 180); do
+		[ -s "$(state_root)/$name/console-n3.log" ] && return 0
+		sleep 1
+	done
+	return 1
+}
+
+base=$$
+base=${base:0:8}
+
+name=iti$base
+"$TAKEOVER" up --quiet --name "$name" >/dev/null 2>&1 &
+pid=$!
+check "up ($name) is booting nodes" wait_booting "$name"
+kill -INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+check "Ctrl-C during up exits 125 (got $rc)" test "$rc" = 125
+assert_no_leftovers "$name"
+
+name=itk$base
+"$TAKEOVER" up --quiet --name "$name" >/dev/null 2>&1 &
+pid=$!
+check "up ($name) is booting nodes" wait_booting "$name"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null || true
+check "leftovers exist after SIGKILL" test -n "$(leftovers "$name")"
+check "down after a crash" "$TAKEOVER" down "$name"
+assert_no_leftovers "$name"
+
+name=itr$base
+"$TAKEOVER" run --quiet --name "$name" --results "$(mktemp -d)" >/dev/null 2>&1 &
+pid=$!
+check "run ($name) is booting nodes" wait_booting "$name"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null || true
+check "down --stale" "$TAKEOVER" down --stale
+assert_no_leftovers "$name"
+finish
