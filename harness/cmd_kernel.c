@@ -5,12 +5,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "command.h"
 #include "exitcode.h"
 #include "kernel.h"
 #include "util/log.h"
 #include "util/units.h"
+#include "util/xalloc.h"
+
+/* PATH made absolute when it exists (a missing one is reported later, as given). */
+static char *absolute_path(const char *path)
+{
+	char *p = realpath(path, NULL);
+	return p ? p : xstrdup(path);
+}
 
 int cmd_kernel(int argc, char **argv)
 {
@@ -64,9 +73,30 @@ int cmd_kernel(int argc, char **argv)
 	}
 	if (optind < argc)
 		return command_usage_error(self, "unexpected argument '%s'", argv[optind]);
+	if (o.patches) {
+		char *series = xasprintf("%s/series", o.patches);
+		int ok = access(series, R_OK) == 0;
+		if (!ok)
+			log_error("--patches %s: %s: %s", o.patches, series, strerror(errno));
+		free(series);
+		if (!ok)
+			return TK_EXIT_USAGE;
+	}
 	if (strncmp(o.source, "debian-", 7) && o.patches)
 		log_info("patches on a source tree are applied to a copy; the tree itself is not touched");
+	/* The build runs commands in other directories: relative paths given
+	 * on the command line must not change meaning there. */
+	char *abs[3 + sizeof(o.fragments) / sizeof(o.fragments[0])] = { 0 };
+	int nabs = 0;
+	if (strncmp(o.source, "debian-", 7))
+		o.source = abs[nabs++] = absolute_path(o.source);
+	if (o.patches)
+		o.patches = abs[nabs++] = absolute_path(o.patches);
+	for (int i = 0; i < o.nfragments; i++)
+		o.fragments[i] = abs[nabs++] = absolute_path(o.fragments[i]);
 	r = kernel_build(&o, &dir);
+	for (int i = 0; i < nabs; i++)
+		free(abs[i]);
 	if (r < 0)
 		return r == -EINTR ? TK_EXIT_SKIP : TK_EXIT_SKIP;
 	printf("%s/bzImage\n", dir);
