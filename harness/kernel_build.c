@@ -326,7 +326,7 @@ static int configure(struct kb *b)
 		r = run_logged(b, old, "make olddefconfig");
 	/* Options that did not stick (a dependency missing) are an error, not a surprise later. */
 	if (!r && access(check, R_OK) == 0) {
-		const char *argv[14] = { "sh", check };
+		const char *argv[14] = { "bash", check };
 		int n = 2;
 		for (int i = 0; i < nf && n < 12; i++)
 			argv[n++] = frags[i];
