@@ -133,6 +133,7 @@ static void on_agent_msg(void *ctx, struct channel *ch, char **w, int n)
 	} else if (!strcmp(w[0], "sample")) {
 		json_t *f = fields_json(w, n, 1);
 		json_object_del(f, "t");
+		r->nodes[idx].psi_full = json_number_value(json_object_get(f, "psi_full"));
 		timeline_event(&r->tl, "sample", ch->node, f);
 	} else if (!strcmp(w[0], "exit")) {
 		timeline_event(&r->tl, "workload-exit", ch->node, fields_json(w, n, 1));

@@ -41,6 +41,7 @@ struct run_node {
 	struct console_tail tail;
 	uint64_t console_t;       /* timeline ms of the last console output */
 	struct cpu_ring cpu;      /* the domain's vCPU time, sampled every second */
+	double psi_full;          /* memory pressure, "full" avg10 in %, from the last sample */
 };
 
 struct run {

@@ -94,6 +94,7 @@ static void load_crm(const json_t *o, uint64_t t, struct verdict_input *in)
 	c->victim_online = !in->victim[0] || in_array(json_object_get(o, "online"), in->victim);
 	c->fenced = in->victim[0] && in_array(json_object_get(o, "fenced"), in->victim);
 	c->fence_failed = in->victim[0] && in_array(json_object_get(o, "fence_failed"), in->victim);
+	c->takeover_fenced = tk[0] && in_array(json_object_get(o, "fenced"), tk);
 	c->fs = !strcmp(json_string_value(json_array_get(m, 0)) ?: "", tk);
 	c->nfsd = !strcmp(json_string_value(json_array_get(m, 1)) ?: "", tk);
 	c->export_ = !strcmp(json_string_value(json_array_get(m, 2)) ?: "", tk);

@@ -253,6 +253,27 @@ static bool victim_fence_failed(const struct verdict_input *in)
 	return failed;
 }
 
+/*
+ * When the cluster fenced the takeover node itself after the fault (it
+ * stopped answering while taking over: the typical end of a loop-back
+ * deadlock in a real cluster), ms after the fault; -1 when it did not. The
+ * fence history is not time-stamped here: a fencing already listed before
+ * the fault does not count.
+ */
+static int64_t takeover_fenced_at(const struct verdict_input *in)
+{
+	bool before = false;
+
+	for (size_t i = 0; i < in->ncrm; i++) {
+		const struct vcrm *c = &in->crm[i];
+		if (c->t < in->t_fault)
+			before = c->takeover_fenced;
+		else if (c->takeover_fenced && !before)
+			return (int64_t)(c->t - in->t_fault);
+	}
+	return -1;
+}
+
 static bool judge_takeover(const struct verdict_input *in, struct verdict *v,
 			   const struct vseries *tk)
 {
@@ -273,6 +294,13 @@ static bool judge_takeover(const struct verdict_input *in, struct verdict *v,
 		return fail(v, VERDICT_ERROR, in->takeover,
 			    "the run ended %.0fs after the fault, before takeover_timeout (%s) passed",
 			    (double)(in->t_end - in->t_fault) / 1000.0, lim);
+	int64_t tk_fenced = takeover_fenced_at(in);
+	if ((v->ph.group_started < 0 || (uint64_t)v->ph.group_started > in->takeover_timeout) &&
+	    tk_fenced >= 0)
+		return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
+			    "the NFS group was not running on %s within %s of the fault: the cluster "
+			    "had fenced %s itself %.0fs after the fault (it stopped responding while taking over)",
+			    in->takeover, lim, in->takeover, (double)tk_fenced / 1000.0);
 	if (v->ph.group_started < 0 || (uint64_t)v->ph.group_started > in->takeover_timeout)
 		return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
 			    "the NFS group was not running on %s within %s of the fault", in->takeover, lim);

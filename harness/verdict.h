@@ -48,6 +48,7 @@ struct vcrm {
 	bool fs, nfsd, export_, ip;
 	bool fenced; /* the fence history shows the victim fenced */
 	bool fence_failed; /* ... or an attempt to fence it that failed */
+	bool takeover_fenced; /* the fence history shows the takeover node fenced */
 };
 
 struct verdict_input {

@@ -270,6 +270,38 @@ START_TEST(timeout_group_never)
 }
 END_TEST
 
+/* The takeover node hangs half-way and the cluster fences it: the reason says so. */
+START_TEST(timeout_takeover_node_fenced)
+{
+	struct plan p = healthy();
+
+	p.group_at = -1;
+	p.resume_at = -1;
+	judge_plan(p);
+	for (size_t i = 0; i < in.ncrm; i++)
+		in.crm[i].takeover_fenced = in.crm[i].t >= T_FAULT + 90000;
+	verdict_judge(&in, &v);
+	assert_class(VERDICT_FAIL_TAKEOVER_TIMEOUT, "n2");
+	ck_assert_ptr_nonnull(strstr(v.reason, "fenced n2 itself 90s after the fault"));
+}
+END_TEST
+
+/* A fencing of the takeover node that was in the history before the fault is old news. */
+START_TEST(timeout_takeover_fenced_before_fault)
+{
+	struct plan p = healthy();
+
+	p.group_at = -1;
+	p.resume_at = -1;
+	judge_plan(p);
+	for (size_t i = 0; i < in.ncrm; i++)
+		in.crm[i].takeover_fenced = true;
+	verdict_judge(&in, &v);
+	assert_class(VERDICT_FAIL_TAKEOVER_TIMEOUT, "n2");
+	ck_assert_ptr_null(strstr(v.reason, "itself"));
+}
+END_TEST
+
 START_TEST(timeout_group_late)
 {
 	struct plan p = healthy();
@@ -555,6 +587,8 @@ static Suite *verdict_suite(void)
 	tcase_add_test(pass, kernel_on_victim_ignored);
 	tcase_add_test(pass, names_and_codes);
 	tcase_add_test(fail, timeout_group_never);
+	tcase_add_test(fail, timeout_takeover_node_fenced);
+	tcase_add_test(fail, timeout_takeover_fenced_before_fault);
 	tcase_add_test(fail, timeout_group_late);
 	tcase_add_test(fail, timeout_loopback_never);
 	tcase_add_test(fail, timeout_loopback_late);
