@@ -94,6 +94,9 @@ static void on_crm_done(struct run *r, char **w, int n)
 		return;
 	r->crm_last = st;
 	r->crm_have = true;
+	if (r->fault_fired && !r->t_nfsd_takeover && r->takeover &&
+	    !strcmp(st.member_node[1], r->c.nodes[r->takeover - 1].name))
+		r->t_nfsd_takeover = timeline_now(&r->tl);
 	f = json_object();
 	online = json_array();
 	members = json_array();
@@ -133,6 +136,7 @@ static void on_agent_msg(void *ctx, struct channel *ch, char **w, int n)
 	} else if (!strcmp(w[0], "sample")) {
 		json_t *f = fields_json(w, n, 1);
 		json_object_del(f, "t");
+		r->nodes[idx].psi_some = json_number_value(json_object_get(f, "psi_some"));
 		r->nodes[idx].psi_full = json_number_value(json_object_get(f, "psi_full"));
 		timeline_event(&r->tl, "sample", ch->node, f);
 	} else if (!strcmp(w[0], "exit")) {

@@ -41,7 +41,7 @@ struct run_node {
 	struct console_tail tail;
 	uint64_t console_t;       /* timeline ms of the last console output */
 	struct cpu_ring cpu;      /* the domain's vCPU time, sampled every second */
-	double psi_full;          /* memory pressure, "full" avg10 in %, from the last sample */
+	double psi_some, psi_full; /* memory pressure avg10 in %, from the last sample */
 };
 
 struct run {
@@ -65,6 +65,7 @@ struct run {
 	/* fault state */
 	bool fault_fired;
 	uint64_t t_fault, t_resume, t_after_resume_done;
+	uint64_t t_nfsd_takeover; /* nfsd first seen started on the takeover node after the fault */
 	bool after_resume_done;
 	uint64_t next_progress_line, next_domain_poll;
 	char error[256];          /* first infrastructure error */
