@@ -270,34 +270,35 @@ START_TEST(timeout_group_never)
 }
 END_TEST
 
-/* The takeover node hangs half-way and the cluster fences it: the reason says so. */
-START_TEST(timeout_takeover_node_fenced)
+/*
+ * The group never moves; the fence history lists the takeover node from
+ * fenced_from (ms after the fault, negative: already before it) on.
+ */
+static void judge_takeover_fenced(int64_t fenced_from)
 {
 	struct plan p = healthy();
 
 	p.group_at = -1;
 	p.resume_at = -1;
-	judge_plan(p);
+	build(&p);
 	for (size_t i = 0; i < in.ncrm; i++)
-		in.crm[i].takeover_fenced = in.crm[i].t >= T_FAULT + 90000;
+		in.crm[i].takeover_fenced = (int64_t)in.crm[i].t - (int64_t)T_FAULT >= fenced_from;
 	verdict_judge(&in, &v);
 	assert_class(VERDICT_FAIL_TAKEOVER_TIMEOUT, "n2");
+}
+
+/* The takeover node hangs half-way and the cluster fences it: the reason says so. */
+START_TEST(timeout_takeover_node_fenced)
+{
+	judge_takeover_fenced(90000);
 	ck_assert_ptr_nonnull(strstr(v.reason, "fenced n2 itself 90s after the fault"));
 }
 END_TEST
 
-/* A fencing of the takeover node that was in the history before the fault is old news. */
+/* A fencing of the takeover node already in the history before the fault is old news. */
 START_TEST(timeout_takeover_fenced_before_fault)
 {
-	struct plan p = healthy();
-
-	p.group_at = -1;
-	p.resume_at = -1;
-	judge_plan(p);
-	for (size_t i = 0; i < in.ncrm; i++)
-		in.crm[i].takeover_fenced = true;
-	verdict_judge(&in, &v);
-	assert_class(VERDICT_FAIL_TAKEOVER_TIMEOUT, "n2");
+	judge_takeover_fenced(-(int64_t)T_FAULT);
 	ck_assert_ptr_null(strstr(v.reason, "itself"));
 }
 END_TEST
