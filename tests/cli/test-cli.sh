@@ -147,6 +147,13 @@ else
 	fail "check of a good and a bad file exits 2" "exit status $status"
 fi
 
+# Kernel subcommands: usage errors are 2 and say what is wrong (nothing is built or booted).
+expect_text 2 err "need --kernel A and --kernel B" "compare with one kernel exits 2" compare --kernel debian
+expect_text 2 err "the only action is 'build'" "kernel without an action exits 2" kernel
+expect_text 2 err "--patches $tmp/none: $tmp/none/series" "kernel build with a missing patch series exits 2" \
+	kernel build --patches "$tmp/none"
+expect 2 "kernel build with a bad --jobs exits 2" kernel build --jobs 0
+
 # Hostile input: no crash (a signal would be a status above 128), just exit 2.
 head -c 65536 /dev/urandom >"$tmp/garbage.ini"
 expect 2 "check of binary garbage exits 2" check "$tmp/garbage.ini"
