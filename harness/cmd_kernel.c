@@ -98,7 +98,7 @@ int cmd_kernel(int argc, char **argv)
 	for (int i = 0; i < nabs; i++)
 		free(abs[i]);
 	if (r < 0)
-		return r == -EINTR ? TK_EXIT_SKIP : TK_EXIT_SKIP;
+		return TK_EXIT_SKIP;
 	printf("%s/bzImage\n", dir);
 	free(dir);
 	return TK_EXIT_PASS;

@@ -361,17 +361,17 @@ static int inject_and_observe(struct run *r, struct fault_ctx *fc)
 				return ret;
 			continue;
 		}
-		if (stalled(r) || timed_out(r) || memory_stuck(r)) {
+		bool stall = stalled(r), stuck = memory_stuck(r);
+		if (stall || stuck || timed_out(r)) {
 			const struct run_node *tk = &r->nodes[r->takeover - 1];
+			uint64_t now = timeline_now(&r->tl);
 			char why[128];
-			uint64_t since = stalled(r) ? tk->last_ack_t : r->t_fault;
-			if (memory_stuck(r))
+			if (stuck)
 				snprintf(why, sizeof(why), "stuck in memory reclaim (PSI some %.0f%%, full %.0f%%) %llus after nfsd started there",
-					 tk->psi_some, tk->psi_full, (unsigned long long)((timeline_now(&r->tl) - r->t_nfsd_takeover) / 1000));
+					 tk->psi_some, tk->psi_full, (unsigned long long)((now - r->t_nfsd_takeover) / 1000));
 			else
-				snprintf(why, sizeof(why), "%s for %llus",
-					 stalled(r) ? "no loop-back progress" : "no takeover",
-					 (unsigned long long)((timeline_now(&r->tl) - since) / 1000));
+				snprintf(why, sizeof(why), "%s for %llus", stall ? "no loop-back progress" : "no takeover",
+					 (unsigned long long)((now - (stall ? tk->last_ack_t : r->t_fault)) / 1000));
 			evidence_capture(r, r->takeover, why);
 			continue;
 		}
@@ -442,21 +442,18 @@ static int verify_all(struct run *r, struct report_step *s, struct step_clock *c
 	int via = verifier_node(r), bad = 0, skipped = 0;
 
 	/* Reading through a mount whose server is gone would only hang. */
-	const char *skip = !r->crm_have || !r->crm_last.group_started ||
-					   !strcmp(r->crm_last.group_node, r->c.nodes[r->victim - 1].name)
-				   ? "no NFS server was running after the fault"
-				   : NULL;
-	if (skip) {
+	if (!r->crm_have || !r->crm_last.group_started ||
+	    !strcmp(r->crm_last.group_node, r->c.nodes[r->victim - 1].name)) {
 		for (int i = 0; i < r->c.n; i++) {
 			if (!r->nodes[i].writer)
 				continue;
 			json_t *f = json_object();
 			json_object_set_new(f, "ran", json_false());
 			json_object_set_new(f, "acked", json_integer((json_int_t)r->nodes[i].acked_records));
-			json_object_set_new(f, "detail", json_string(skip));
+			json_object_set_new(f, "detail", json_string("no NFS server was running after the fault"));
 			timeline_event(&r->tl, "verify", r->c.nodes[i].name, f);
 		}
-		step_end(s, clk, false, "not run: %s", skip);
+		step_end(s, clk, false, "not run: no NFS server was running after the fault");
 		return 0;
 	}
 

@@ -282,8 +282,9 @@ static bool judge_takeover(const struct verdict_input *in, struct verdict *v,
 	uint64_t resume = tk ? first_progress_after(tk, server_back_after(in)) : 0;
 
 	format_duration_ms(in->takeover_timeout, lim, sizeof(lim));
-	if ((v->ph.group_started < 0 || (uint64_t)v->ph.group_started > in->takeover_timeout) &&
-	    victim_fence_failed(in))
+	bool group_late = v->ph.group_started < 0 || (uint64_t)v->ph.group_started > in->takeover_timeout;
+
+	if (group_late && victim_fence_failed(in))
 		/* Pacemaker rightly refuses to move the group; the fencing set-up failed, not the kernel. */
 		return fail(v, VERDICT_ERROR, in->victim,
 			    "fencing %s failed and the NFS group could not move: cannot judge the kernel "
@@ -294,16 +295,16 @@ static bool judge_takeover(const struct verdict_input *in, struct verdict *v,
 		return fail(v, VERDICT_ERROR, in->takeover,
 			    "the run ended %.0fs after the fault, before takeover_timeout (%s) passed",
 			    (double)(in->t_end - in->t_fault) / 1000.0, lim);
-	int64_t tk_fenced = takeover_fenced_at(in);
-	if ((v->ph.group_started < 0 || (uint64_t)v->ph.group_started > in->takeover_timeout) &&
-	    tk_fenced >= 0)
-		return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
-			    "the NFS group was not running on %s within %s of the fault: the cluster "
-			    "had fenced %s itself %.0fs after the fault (it stopped responding while taking over)",
-			    in->takeover, lim, in->takeover, (double)tk_fenced / 1000.0);
-	if (v->ph.group_started < 0 || (uint64_t)v->ph.group_started > in->takeover_timeout)
+	if (group_late) {
+		int64_t tk_fenced = takeover_fenced_at(in);
+		if (tk_fenced >= 0)
+			return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
+				    "the NFS group was not running on %s within %s of the fault: the cluster "
+				    "had fenced %s itself %.0fs after the fault (it stopped responding while taking over)",
+				    in->takeover, lim, in->takeover, (double)tk_fenced / 1000.0);
 		return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
 			    "the NFS group was not running on %s within %s of the fault", in->takeover, lim);
+	}
 	v->t_resume = resume;
 	if (!v->t_resume || v->t_resume > deadline)
 		return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
