@@ -41,6 +41,8 @@ static const struct {
 	{ "/usr/include/openssl/opensslv.h", "libssl-dev" }, { "/usr/bin/patch", "patch" },
 	{ "/usr/bin/pahole", "dwarves" },    { "/usr/bin/cpio", "cpio" },
 	{ "/usr/bin/xz", "xz-utils" },       { "/usr/bin/rsync", "rsync" },
+	/* modules_install skips depmod, with only a warning, when there is none */
+	{ "/sbin/depmod", "kmod" },
 };
 
 struct kb {
@@ -395,6 +397,18 @@ static int collect(struct kb *b, const char *key)
 	if (!r)
 		r = spawn_simple(rel, 60000, &release);
 	strbuf_rtrim(&release);
+	if (!r) {
+		/* A module tree without modules.dep cannot be used by the guests. */
+		char *mods = xasprintf("%s/modules/lib/modules/%s", b->out, release.buf);
+		char *dep = xasprintf("%s/modules.dep", mods);
+		if (access(mods, F_OK) == 0 && access(dep, R_OK) < 0) {
+			log_error("%s: make modules_install wrote no modules.dep (depmod missing? see %s)", mods,
+				  b->log);
+			r = -ENOENT;
+		}
+		free(mods);
+		free(dep);
+	}
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	json_object_set_new(m, "key", json_string(key));
 	json_object_set_new(m, "source", json_string(b->o->source));
