@@ -103,6 +103,7 @@ static void handle_hello(struct channel *ch, char **w, int n)
 {
 	const char *k = proto_get(w, n, "kernel"), *b = proto_get(w, n, "boot");
 
+	ch->agent_restarted = ch->hello && b && *b && !strcmp(ch->boot_id, b);
 	ch->hello = true;
 	snprintf(ch->kernel, sizeof(ch->kernel), "%s", k ? k : "");
 	proto_decode(ch->kernel);

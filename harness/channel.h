@@ -25,6 +25,7 @@ struct channel {
 	bool hello;
 	char kernel[128];
 	char boot_id[64];
+	bool agent_restarted; /* the last hello repeated the boot id: the agent restarted, the node did not */
 	/* the synchronous exec in flight */
 	unsigned wait_id;
 	bool wait_done;

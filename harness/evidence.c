@@ -185,8 +185,9 @@ int evidence_capture(struct run *r, int node, const char *reason)
 		take_vmcore(r, nd, fx);
 	fx->capture_seconds = (double)(now_ms() - t0) / 1000.0;
 	timeline_summary(r, fx);
-	log_info("%s: %s, %zu blocked stack group(s), captured in %.1fs", nd->name,
-		 hang_class_name(fx->cls), fx->blocked.ngroups, fx->capture_seconds);
+	/* Only a snapshot: a node stuck now may still recover before the verdict. */
+	log_info("%s: evidence captured in %.1fs: %zu blocked stack group(s), %s at this moment", nd->name,
+		 fx->capture_seconds, fx->blocked.ngroups, hang_class_name(fx->cls));
 	free(w);
 	free(t);
 	return 0;

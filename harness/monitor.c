@@ -146,6 +146,12 @@ static void on_agent_msg(void *ctx, struct channel *ch, char **w, int n)
 		on_crm_done(r, w, n);
 	} else if (!strcmp(w[0], "hello")) {
 		timeline_event(&r->tl, "hello", ch->node, fields_json(w, n, 1));
+		/* Same boot, new agent: the workloads it ran died with the old one. */
+		if (ch->agent_restarted) {
+			log_error("%s: the guest agent restarted (the node did not reboot): its workloads are lost",
+				  ch->node);
+			timeline_event(&r->tl, "agent-restart", ch->node, NULL);
+		}
 	} else if (!strcmp(w[0], "error")) {
 		timeline_event(&r->tl, "agent-error", ch->node, fields_json(w, n, 1));
 	}

@@ -148,6 +148,11 @@ static void load_event(const json_t *o, struct verdict_input *in)
 		load_verify(o, in);
 	} else if (!strcmp(ev, "error") && !in->infra_error[0]) {
 		copy(in->infra_error, sizeof(in->infra_error), jstr(o, "msg"));
+	} else if (!strcmp(ev, "agent-restart") && !in->infra_error[0]) {
+		/* The harness lost the node's workloads; the kernel is not to blame. */
+		snprintf(in->infra_error, sizeof(in->infra_error),
+			 "the guest agent on %s restarted %.1fs into the run without a reboot, and its workloads with it",
+			 jstr(o, "node"), (double)t / 1000.0);
 	}
 }
 

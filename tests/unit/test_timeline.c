@@ -654,6 +654,34 @@ START_TEST(no_fault_is_error)
 }
 END_TEST
 
+/*
+ * The agent on the takeover node restarted without a reboot (systemd stopped
+ * its unit after the OOM killer took the hog, before OOMPolicy=continue):
+ * its writer died with it, so "writes did not resume" would blame the
+ * kernel for the harness. A healthy-looking run is an ERROR too.
+ */
+START_TEST(agent_restart_is_error)
+{
+	struct plan p = healthy();
+	FILE *f;
+
+	p.resume_at = -1;
+	p.end = (int64_t)sc.verdict.takeover_timeout;
+	f = write_plan(&p);
+	line(f, "{\"t\":%u,\"ev\":\"agent-restart\",\"node\":\"n2\"}", T_FAULT + 20000);
+	load_and_judge(f);
+	assert_class(VERDICT_ERROR, NULL);
+	ck_assert_ptr_nonnull(strstr(v.reason, "agent on n2 restarted"));
+
+	p = healthy();
+	f = write_plan(&p);
+	line(f, "{\"t\":%u,\"ev\":\"agent-restart\",\"node\":\"n3\"}", T_FAULT + 90000);
+	load_and_judge(f);
+	assert_class(VERDICT_ERROR, NULL);
+	ck_assert_ptr_nonnull(strstr(v.reason, "agent on n3 restarted"));
+}
+END_TEST
+
 /* ---- late progress reports are not a resumption ---- */
 
 /* The ack in flight at the fault, reported 2 s later while the group still shows on n1. */
@@ -885,6 +913,7 @@ static Suite *timeline_suite(void)
 	tcase_add_test(synth, malformed_lines_skipped);
 	tcase_add_test(synth, error_event_is_error);
 	tcase_add_test(synth, no_fault_is_error);
+	tcase_add_test(synth, agent_restart_is_error);
 	tcase_add_test(synth, verify_loaded);
 	tcase_add_test(fence, fence_failed_is_error);
 	tcase_add_test(fence, fence_failed_then_ok_is_timeout);
