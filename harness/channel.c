@@ -51,6 +51,7 @@ int channel_connect(struct channel *ch)
 	fcntl(fd, F_SETFL, O_NONBLOCK);
 	ch->fd = fd;
 	strbuf_reset(&ch->in);
+	ch->ping_sent = true;
 	return channel_send(ch, "ping");
 }
 
@@ -103,7 +104,9 @@ static void handle_hello(struct channel *ch, char **w, int n)
 {
 	const char *k = proto_get(w, n, "kernel"), *b = proto_get(w, n, "boot");
 
-	ch->agent_restarted = ch->hello && b && *b && !strcmp(ch->boot_id, b);
+	/* The agent says hello when it starts and when pinged: only the former means a new agent. */
+	ch->agent_restarted = ch->hello && !ch->ping_sent && b && *b && !strcmp(ch->boot_id, b);
+	ch->ping_sent = false;
 	ch->hello = true;
 	snprintf(ch->kernel, sizeof(ch->kernel), "%s", k ? k : "");
 	proto_decode(ch->kernel);

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The host end of the agent protocol over a real unix socket: the test plays
+ * QEMU's socket and the agent behind it. What is checked is how hellos are
+ * told apart: the reply to our ping on connect, a hello after a reboot (new
+ * boot id), and an unasked hello with the same boot id, which means the agent
+ * restarted while the node kept running (its workloads died with it).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "channel.h"
+#include "util/xalloc.h"
+
+static char dir[] = "/tmp/takeover-test-channel.XXXXXX";
+static char *path;
+static int lfd = -1, peer = -1;
+static struct channel ch;
+
+static void setup(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	path = xasprintf("%s/agent.sock", dir);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+	ck_assert_int_ge(lfd, 0);
+	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(listen(lfd, 4), 0);
+	channel_init(&ch, path, "n1");
+}
+
+static void teardown(void)
+{
+	channel_release(&ch);
+	if (peer >= 0)
+		close(peer);
+	close(lfd);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
+/* Connects the channel and accepts it; returns what the harness sent first. */
+static void connect_and_accept(void)
+{
+	char buf[64] = "";
+
+	ck_assert_int_eq(channel_connect(&ch), 0);
+	if (peer >= 0)
+		close(peer);
+	peer = accept(lfd, NULL, NULL);
+	ck_assert_int_ge(peer, 0);
+	ck_assert_int_gt(read(peer, buf, sizeof(buf) - 1), 0);
+	ck_assert_str_eq(buf, "ping\n");
+}
+
+static void agent_says_hello(const char *boot)
+{
+	char line[160];
+	int n = snprintf(line, sizeof(line), "hello proto=1 node=n1 kernel=6.1.0 boot=%s t=5\n", boot);
+
+	ck_assert_int_eq(write(peer, line, (size_t)n), n);
+	ck_assert_int_ge(channel_poll(&ch, 2000), 0);
+	ck_assert(ch.hello);
+	ck_assert_str_eq(ch.boot_id, boot);
+}
+
+START_TEST(ping_replies_are_not_restarts)
+{
+	connect_and_accept();
+	agent_says_hello("boot-a");
+	ck_assert(!ch.agent_restarted);
+	/* the harness reconnects to a node that kept running: asked for, same boot */
+	channel_close(&ch);
+	connect_and_accept();
+	agent_says_hello("boot-a");
+	ck_assert(!ch.agent_restarted);
+}
+END_TEST
+
+START_TEST(unasked_hello_same_boot_is_restart)
+{
+	connect_and_accept();
+	agent_says_hello("boot-a");
+	agent_says_hello("boot-a");
+	ck_assert(ch.agent_restarted);
+	/* a later hello from a rebooted node is a reboot, not an agent restart */
+	agent_says_hello("boot-b");
+	ck_assert(!ch.agent_restarted);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("channel");
+	TCase *tc = tcase_create("hello");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, ping_replies_are_not_restarts);
+	tcase_add_test(tc, unasked_hello_same_boot_is_restart);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
