@@ -51,7 +51,6 @@ int channel_connect(struct channel *ch)
 	fcntl(fd, F_SETFL, O_NONBLOCK);
 	ch->fd = fd;
 	strbuf_reset(&ch->in);
-	ch->ping_sent = true;
 	return channel_send(ch, "ping");
 }
 
@@ -103,10 +102,16 @@ int channel_send(struct channel *ch, const char *line)
 static void handle_hello(struct channel *ch, char **w, int n)
 {
 	const char *k = proto_get(w, n, "kernel"), *b = proto_get(w, n, "boot");
+	const char *st = proto_get(w, n, "started");
 
-	/* The agent says hello when it starts and when pinged: only the former means a new agent. */
-	ch->agent_restarted = ch->hello && !ch->ping_sent && b && *b && !strcmp(ch->boot_id, b);
-	ch->ping_sent = false;
+	/*
+	 * The agent says hello when it starts and whenever pinged (also by a ping
+	 * that waited in the port while the node booted): only a new start stamp
+	 * on the same boot means a new agent.
+	 */
+	ch->agent_restarted = ch->hello && b && *b && !strcmp(ch->boot_id, b) && st && ch->started[0] &&
+			      strcmp(ch->started, st);
+	snprintf(ch->started, sizeof(ch->started), "%s", st ? st : "");
 	ch->hello = true;
 	snprintf(ch->kernel, sizeof(ch->kernel), "%s", k ? k : "");
 	proto_decode(ch->kernel);

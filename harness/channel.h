@@ -25,8 +25,8 @@ struct channel {
 	bool hello;
 	char kernel[128];
 	char boot_id[64];
-	bool ping_sent;       /* a hello is due in reply to our ping (sent on every connect) */
-	bool agent_restarted; /* an unasked hello repeated the boot id: the agent restarted, the node did not */
+	char started[24];     /* when the agent process started (its clock) */
+	bool agent_restarted; /* same boot id, new agent start: the agent restarted, the node did not */
 	/* the synchronous exec in flight */
 	unsigned wait_id;
 	bool wait_done;

@@ -116,6 +116,9 @@ static void find_node_name(void)
 	fclose(f);
 }
 
+/* When this agent started (CLOCK_MONOTONIC ms): a restart changes it, a ping does not. */
+static uint64_t started_ms;
+
 static void send_hello(void)
 {
 	struct strbuf l = STRBUF_INIT;
@@ -127,7 +130,8 @@ static void send_hello(void)
 	proto_encode(&l, node, strlen(node));
 	strbuf_addstr(&l, " kernel=");
 	proto_encode(&l, rel, strlen(rel));
-	strbuf_addf(&l, " boot=%s t=%llu", boot, (unsigned long long)mono_ms());
+	strbuf_addf(&l, " boot=%s t=%llu started=%llu", boot, (unsigned long long)mono_ms(),
+		    (unsigned long long)started_ms);
 	send_line(&l);
 	strbuf_release(&l);
 }
@@ -574,6 +578,7 @@ int main(void)
 {
 	int sfd, tfd;
 
+	started_ms = mono_ms();
 	make_unkillable();
 	find_node_name();
 	if (setup_fds(&sfd, &tfd) < 0 || (port = open_port()) < 0)

@@ -2,9 +2,11 @@
 /*
  * The host end of the agent protocol over a real unix socket: the test plays
  * QEMU's socket and the agent behind it. What is checked is how hellos are
- * told apart: the reply to our ping on connect, a hello after a reboot (new
- * boot id), and an unasked hello with the same boot id, which means the agent
- * restarted while the node kept running (its workloads died with it).
+ * told apart: replies to our pings (also a ping that waited in the port while
+ * the node booted, answered after the agent's own hello), a hello after a
+ * reboot (new boot id), and a hello with the same boot id from a newly
+ * started agent, which means the agent restarted while the node kept running
+ * (its workloads died with it).
  */
 #include <check.h>
 #include <stdio.h>
@@ -61,10 +63,11 @@ static void connect_and_accept(void)
 	ck_assert_str_eq(buf, "ping\n");
 }
 
-static void agent_says_hello(const char *boot)
+static void agent_says_hello(const char *boot, unsigned started)
 {
 	char line[160];
-	int n = snprintf(line, sizeof(line), "hello proto=1 node=n1 kernel=6.1.0 boot=%s t=5\n", boot);
+	int n = snprintf(line, sizeof(line), "hello proto=1 node=n1 kernel=6.1.0 boot=%s t=9 started=%u\n",
+			 boot, started);
 
 	ck_assert_int_eq(write(peer, line, (size_t)n), n);
 	ck_assert_int_ge(channel_poll(&ch, 2000), 0);
@@ -75,24 +78,29 @@ static void agent_says_hello(const char *boot)
 START_TEST(ping_replies_are_not_restarts)
 {
 	connect_and_accept();
-	agent_says_hello("boot-a");
+	agent_says_hello("boot-a", 700);
 	ck_assert(!ch.agent_restarted);
-	/* the harness reconnects to a node that kept running: asked for, same boot */
+	/* the harness reconnects to a node that kept running: same boot, same agent */
 	channel_close(&ch);
 	connect_and_accept();
-	agent_says_hello("boot-a");
+	agent_says_hello("boot-a", 700);
+	ck_assert(!ch.agent_restarted);
+	/* the node rebooted: the agent's own hello, then the reply to a ping that waited */
+	agent_says_hello("boot-b", 650);
+	ck_assert(!ch.agent_restarted);
+	agent_says_hello("boot-b", 650);
 	ck_assert(!ch.agent_restarted);
 }
 END_TEST
 
-START_TEST(unasked_hello_same_boot_is_restart)
+START_TEST(new_agent_same_boot_is_restart)
 {
 	connect_and_accept();
-	agent_says_hello("boot-a");
-	agent_says_hello("boot-a");
+	agent_says_hello("boot-a", 700);
+	agent_says_hello("boot-a", 96000);
 	ck_assert(ch.agent_restarted);
-	/* a later hello from a rebooted node is a reboot, not an agent restart */
-	agent_says_hello("boot-b");
+	/* the next reply from that agent is not a second restart */
+	agent_says_hello("boot-a", 96000);
 	ck_assert(!ch.agent_restarted);
 }
 END_TEST
@@ -106,7 +114,7 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, ping_replies_are_not_restarts);
-	tcase_add_test(tc, unasked_hello_same_boot_is_restart);
+	tcase_add_test(tc, new_agent_same_boot_is_restart);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
