@@ -294,17 +294,21 @@ static bool timed_out(struct run *r)
 
 /*
  * nfsd runs on the takeover node (its own mount is a loop-back one now), its
- * loop-back writer has not resumed nor acknowledged anything for max_stall
- * since nfsd started there, and the node's tasks wait for memory (PSI
+ * loop-back writer has not resumed nor acknowledged anything for
+ * MEMORY_STUCK_QUIET (or max_stall, if shorter) since nfsd started there,
+ * and the node's tasks wait for memory (PSI
  * "full" avg10 >= MEMORY_STUCK_FULL % or "some" >= MEMORY_STUCK_SOME %): it
  * is stuck in reclaim. Take the evidence now: a node in that state soon
  * fails a resource operation or stops answering corosync, and the cluster
  * fences (reboots) it before takeover_timeout, taking the stacks with it.
- * Healthy takeovers measured here peaked at full 5 %, some 58 %; the
- * known-bad kernel's stuck nodes showed full 25-70 %, some 99-100 %.
+ * The known-bad kernel's stuck nodes showed full 25-70 %, some 99-100 %.
+ * Stock kernels can reach that too and then recover (full 29-55 %, some
+ * 70-95 % on loopback-deadlock.ini): the capture is only evidence, taken
+ * once; the verdict still waits for takeover_timeout.
  */
 #define MEMORY_STUCK_FULL 25.0
 #define MEMORY_STUCK_SOME 90.0
+#define MEMORY_STUCK_QUIET 30000 /* ms; fixed, so a lenient max_stall does not delay it */
 
 static bool memory_stuck(struct run *r)
 {
@@ -312,9 +316,12 @@ static bool memory_stuck(struct run *r)
 	uint64_t now = timeline_now(&r->tl);
 	uint64_t since = tk->last_ack_t > r->t_nfsd_takeover ? tk->last_ack_t : r->t_nfsd_takeover;
 
+	uint64_t quiet = r->sc->verdict.max_stall < MEMORY_STUCK_QUIET ? r->sc->verdict.max_stall
+									: MEMORY_STUCK_QUIET;
+
 	return r->t_nfsd_takeover && !r->t_resume && !r->fx.captured &&
 	       (tk->psi_full >= MEMORY_STUCK_FULL || tk->psi_some >= MEMORY_STUCK_SOME) &&
-	       now - since > r->sc->verdict.max_stall;
+	       now - since > quiet;
 }
 
 /* Something for inject_and_observe() to do now, or the observation is over. */
