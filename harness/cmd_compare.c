@@ -101,6 +101,22 @@ static void print_stat(const struct side *s, size_t off, const char *unit, doubl
 		printf(" %8s %8s %8s %s", "-", "-", "-", unit);
 }
 
+/* "PASS x3, FAIL-STALL x1": each verdict once, in order of first appearance. */
+static void verdict_counts(const struct side *s, struct strbuf *out)
+{
+	for (int i = 0; i < s->n; i++) {
+		int seen = 0, count = 0;
+		for (int j = 0; j < s->n; j++) {
+			if (strcmp(s->runs[j].verdict, s->runs[i].verdict))
+				continue;
+			seen += j < i;
+			count++;
+		}
+		if (!seen)
+			strbuf_addf(out, "%s%s x%d", out->len ? ", " : "", s->runs[i].verdict, count);
+	}
+}
+
 static void print_table(const struct side sides[2])
 {
 	printf("\n%-4s %-6s %-34s %-29s %-29s\n", "", "passed", "verdicts", "resume after fault (med min max)",
@@ -109,17 +125,21 @@ static void print_table(const struct side sides[2])
 		const struct side *s = &sides[k];
 		struct strbuf v = STRBUF_INIT;
 		int pass = 0;
-		for (int i = 0; i < s->n; i++) {
+		for (int i = 0; i < s->n; i++)
 			pass += !strcmp(s->runs[i].verdict, "PASS");
-			strbuf_addf(&v, "%s%s", i ? "," : "", s->runs[i].verdict);
-		}
-		printf("%-4s %d/%-4d %-34.34s", k ? "B" : "A", pass, s->n, v.buf);
+		verdict_counts(s, &v);
+		printf("%-4s %d/%-4d %-34s", k ? "B" : "A", pass, s->n, v.buf);
 		print_stat(s, offsetof(struct outcome, resume_s), "s  ", 1);
 		print_stat(s, offsetof(struct outcome, rate_Bps), "MiB/s", 1048576);
 		printf("\n");
 		strbuf_release(&v);
 	}
-	printf("A = %s\nB = %s\n", sides[0].kernel, sides[1].kernel);
+	for (int k = 0; k < 2; k++) {
+		printf("%s = %s\n   rounds:", k ? "B" : "A", sides[k].kernel);
+		for (int i = 0; i < sides[k].n; i++)
+			printf(" %s", sides[k].runs[i].verdict);
+		printf("\n");
+	}
 }
 
 static json_t *side_json(const struct side *s)
