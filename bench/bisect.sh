@@ -25,10 +25,16 @@ repo=$out/tree
 git init -q "$repo"
 cd "$repo"
 commit() { # commit MESSAGE [BZIMAGE]
-	rm -rf arch
+	rm -rf arch Makefile modules.order
 	if [ -n "${2:-}" ]; then
 		mkdir -p arch/x86/boot
 		cp "$2" arch/x86/boot/bzImage
+		# A built tree has modules: --kernel-tree runs its modules_install.
+		# This one installs the module tree `takeover kernel build` made.
+		cp "$(dirname "$2")/modules.order" . 2>/dev/null ||
+			find "$(dirname "$2")/modules" -name '*.ko' >modules.order
+		printf 'modules_install:\n\tmkdir -p $(INSTALL_MOD_PATH)\n\tcp -a %s/modules/lib $(INSTALL_MOD_PATH)/\n' \
+			"$(dirname "$2")" >Makefile
 	fi
 	echo "$1" >>history
 	git add -A
