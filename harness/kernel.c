@@ -127,8 +127,10 @@ int kernel_tree_artifacts(const char *tree, char **bzimage, char **modules_root,
 	*bzimage = NULL;
 	*modules_root = NULL;
 	if (access(bz, R_OK) < 0) {
+		char *abs = realpath(tree, NULL); /* "." says little in a bisect log */
 		log_error("%s: not built (no arch/x86/boot/bzImage); build it first, e.g. make -j$(nproc) bzImage modules",
-			  tree);
+			  abs ? abs : tree);
+		free(abs);
 		free(bz);
 		free(order);
 		return -ENOENT;
