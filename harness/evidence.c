@@ -177,8 +177,14 @@ int evidence_capture(struct run *r, int node, const char *reason)
 	save(r, fx->sysrq_w_file, sizeof(fx->sysrq_w_file), 'w', nd->name, w);
 	save(r, fx->sysrq_m_file, sizeof(fx->sysrq_m_file), 'm', nd->name, m);
 	save(r, fx->sysrq_t_file, sizeof(fx->sysrq_t_file), 't', nd->name, t);
-	if (w && sysrq_parse(w, &fx->blocked) == 0)
+	if (w && sysrq_parse(w, &fx->blocked) == 0) {
+		/* Tasks that blocked in the seconds between sysrq-w and sysrq-t count too. */
+		struct sysrq_dump later = { 0 };
+		if (t && sysrq_parse(t, &later) == 0)
+			sysrq_merge_blocked(&fx->blocked, &later);
+		sysrq_release(&later);
 		sysrq_group(&fx->blocked, true);
+	}
 	classify(r, node, fx);
 	fx->meminfo = m ? m : xstrdup("");
 	if (r->o.vmcore)

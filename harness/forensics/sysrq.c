@@ -436,6 +436,27 @@ void sysrq_group(struct sysrq_dump *d, bool only_blocked)
 	free(e);
 }
 
+int sysrq_merge_blocked(struct sysrq_dump *into, const struct sysrq_dump *from)
+{
+	for (size_t i = 0; i < from->ntasks; i++) {
+		const struct sysrq_task *t = &from->tasks[i];
+		bool have = false;
+		if (strcmp(t->state, "D"))
+			continue;
+		for (size_t j = 0; j < into->ntasks && !have; j++)
+			have = into->tasks[j].pid == t->pid;
+		if (have)
+			continue;
+		struct sysrq_task *n = reallocarray(into->tasks, into->ntasks + 1, sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		into->tasks = n;
+		n[into->ntasks] = *t;
+		n[into->ntasks++].stack = xstrdup(t->stack ? t->stack : "");
+	}
+	return 0;
+}
+
 void sysrq_release(struct sysrq_dump *d)
 {
 	free_groups(d);

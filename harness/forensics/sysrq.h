@@ -37,6 +37,12 @@ struct sysrq_dump {
  * "Call Trace:". Returns 0 (possibly with no tasks) or -ENOMEM.
  */
 int sysrq_parse(const char *text, struct sysrq_dump *out);
+/*
+ * Adds to into the tasks of from in state D that into does not have (by
+ * pid): a later sysrq-t catches tasks that blocked after sysrq-w. Call
+ * before sysrq_group(). 0 or -ENOMEM.
+ */
+int sysrq_merge_blocked(struct sysrq_dump *into, const struct sysrq_dump *from);
 /* Fills groups from tasks; only tasks in state D when only_blocked. */
 void sysrq_group(struct sysrq_dump *d, bool only_blocked);
 void sysrq_release(struct sysrq_dump *d);

@@ -116,6 +116,41 @@ START_TEST(sysrq_w_blocked_dd)
 }
 END_TEST
 
+/*
+ * The known-bad kernel's takeover node (docs/kernel-patches.md, session 2):
+ * sysrq-w caught the writer and the hog; nfsd blocked 5 s later, in reclaim
+ * waiting for a COMMIT only it could answer, and only sysrq-t shows it.
+ */
+START_TEST(sysrq_t_adds_later_blocked)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	struct sysrq_dump later = { 0 };
+	bool nfsd = false;
+
+	parse_fixture("sysrq-w-knownbad-takeover.log");
+	ck_assert_uint_eq(d.ntasks, 2);
+	load("sysrq-t-knownbad-takeover.log", &sb);
+	ck_assert_int_eq(sysrq_parse(sb.buf, &later), 0);
+	ck_assert_uint_eq(later.ntasks, 4); /* rpcbind (S), writer, hog, nfsd */
+	ck_assert_int_eq(sysrq_merge_blocked(&d, &later), 0);
+	sysrq_release(&later);
+	ck_assert_uint_eq(d.ntasks, 3); /* writer and hog once, rpcbind not at all */
+	sysrq_group(&d, true);
+	ck_assert_uint_eq(d.ngroups, 3);
+	for (size_t i = 0; i < d.ngroups; i++) {
+		if (strncmp(d.groups[i].tasks, "nfsd:", 5))
+			continue;
+		nfsd = true;
+		ck_assert_int_lt(frame_at(d.groups[i].stack, "wait_on_commit"),
+				 frame_at(d.groups[i].stack, "nfs_release_folio"));
+		ck_assert_int_lt(frame_at(d.groups[i].stack, "try_to_free_pages"),
+				 frame_at(d.groups[i].stack, "svc_recv"));
+		ck_assert_int_ge(frame_at(d.groups[i].stack, "wait_on_commit"), 0);
+	}
+	ck_assert(nfsd);
+}
+END_TEST
+
 START_TEST(sysrq_t_every_task)
 {
 	const struct sysrq_task *t;
@@ -457,6 +492,7 @@ static Suite *sysrq_suite(void)
 
 	tcase_add_test(real, sysrq_w_blocked_dd);
 	tcase_add_test(real, sysrq_t_every_task);
+	tcase_add_test(real, sysrq_t_adds_later_blocked);
 	tcase_add_test(real, sysrq_t_groups);
 	tcase_add_test(real, sysrq_t_task_list_truncated);
 	tcase_add_test(real, sysrq_m_has_no_tasks);
