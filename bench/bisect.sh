@@ -31,8 +31,7 @@ commit() { # commit MESSAGE [BZIMAGE]
 		cp "$2" arch/x86/boot/bzImage
 		# A built tree has modules: --kernel-tree runs its modules_install.
 		# This one installs the module tree `takeover kernel build` made.
-		cp "$(dirname "$2")/modules.order" . 2>/dev/null ||
-			find "$(dirname "$2")/modules" -name '*.ko' >modules.order
+		find "$(dirname "$2")/modules" -name '*.ko' >modules.order
 		printf 'modules_install:\n\tmkdir -p $(INSTALL_MOD_PATH)\n\tcp -a %s/modules/lib $(INSTALL_MOD_PATH)/\n' \
 			"$(dirname "$2")" >Makefile
 	fi

@@ -315,7 +315,6 @@ static bool memory_stuck(struct run *r)
 	const struct run_node *tk = &r->nodes[r->takeover - 1];
 	uint64_t now = timeline_now(&r->tl);
 	uint64_t since = tk->last_ack_t > r->t_nfsd_takeover ? tk->last_ack_t : r->t_nfsd_takeover;
-
 	uint64_t quiet = r->sc->verdict.max_stall < MEMORY_STUCK_QUIET ? r->sc->verdict.max_stall
 									: MEMORY_STUCK_QUIET;
 

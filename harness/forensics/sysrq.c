@@ -438,19 +438,20 @@ void sysrq_group(struct sysrq_dump *d, bool only_blocked)
 
 int sysrq_merge_blocked(struct sysrq_dump *into, const struct sysrq_dump *from)
 {
+	/* Room for all of from at once; at most that many are added. */
+	struct sysrq_task *n = reallocarray(into->tasks, into->ntasks + from->ntasks + 1, sizeof(*n));
+	size_t have = into->ntasks;
+
+	if (!n)
+		return -ENOMEM;
+	into->tasks = n;
 	for (size_t i = 0; i < from->ntasks; i++) {
 		const struct sysrq_task *t = &from->tasks[i];
-		bool have = false;
-		if (strcmp(t->state, "D"))
+		size_t j = 0;
+		while (j < have && n[j].pid != t->pid)
+			j++;
+		if (strcmp(t->state, "D") || j < have)
 			continue;
-		for (size_t j = 0; j < into->ntasks && !have; j++)
-			have = into->tasks[j].pid == t->pid;
-		if (have)
-			continue;
-		struct sysrq_task *n = reallocarray(into->tasks, into->ntasks + 1, sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		into->tasks = n;
 		n[into->ntasks] = *t;
 		n[into->ntasks++].stack = xstrdup(t->stack ? t->stack : "");
 	}
