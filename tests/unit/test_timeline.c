@@ -382,9 +382,11 @@ static FILE *write_plan(const struct plan *p)
 	return f;
 }
 
+/* A test may load more than one timeline: each load starts from an empty input. */
 static void load_and_judge(FILE *f)
 {
 	ck_assert_int_eq(fclose(f), 0);
+	verdict_input_release(&in);
 	ck_assert_int_eq(timeline_load(path, &sc, &in, &bad), 0);
 	verdict_judge(&in, &v);
 }
