@@ -314,6 +314,11 @@ main() {
 	in_root systemctl set-default multi-user.target
 	in_root systemctl enable takeover-config.service takeover-ready.service \
 		corosync.service pacemaker.service
+	# The initial CIB (images/overlay/var/lib/pacemaker/cib/cib.xml) must be
+	# Pacemaker's own, as the package leaves its directory.
+	in_root chown -R hacluster:haclient /var/lib/pacemaker/cib
+	in_root chmod 0750 /var/lib/pacemaker/cib
+	in_root chmod 0600 /var/lib/pacemaker/cib/cib.xml
 	# Pacemaker's nfsserver agent owns the NFS server.
 	in_root systemctl disable nfs-server.service
 	# A machine-id in the image: an empty one makes every boot a "first boot"
