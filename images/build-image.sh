@@ -202,10 +202,13 @@ DISABLE_UNITS=(
 )
 # Generators that find nothing to do in this image (no LUKS, no GPT
 # auto-discovery, no hibernation, no SysV-only scripts, no rc.local, no
-# /etc/exports (Pacemaker's exportfs), default rpc_pipefs directory). The
-# getty generator is replaced by serial-getty@ttyS0 enabled statically.
+# /etc/exports (Pacemaker's exportfs)). The getty generator is replaced by
+# serial-getty@ttyS0 enabled statically. rpc-pipefs-generator stays: Debian's
+# /etc/nfs.conf moves rpc_pipefs to /run/rpc_pipefs, and only the generated
+# run-rpc_pipefs.mount puts it there; without it nfsdcld and rpc.idmapd fail
+# to start and nfsd falls back to the old usermode client tracking.
 MASK_GENERATORS=(
-	nfs-server-generator rpc-pipefs-generator systemd-getty-generator
+	nfs-server-generator systemd-getty-generator
 	systemd-cryptsetup-generator systemd-gpt-auto-generator
 	systemd-hibernate-resume-generator systemd-integritysetup-generator
 	systemd-veritysetup-generator systemd-rc-local-generator
