@@ -47,6 +47,7 @@ struct scenario {
 		int accel;
 		uint32_t subnet; /* host byte order, a /24 network address */
 		bool fencing;
+		uint64_t token; /* corosync token, ms; 0: chosen by accelerator */
 	} cluster;
 	struct {
 		char *image; /* "debian" or an absolute path */
@@ -125,6 +126,9 @@ const char *nfs_version_name(int v);
 const char *fault_kind_name(int k);
 const char *write_mode_name(int m);
 const char *accel_name(int a);
+/* The corosync token (ms) a cluster of this scenario runs with: [cluster] token,
+ * or when that is 0, 3000 under KVM and 6000 under TCG. */
+unsigned scenario_token_ms(const struct scenario *sc, bool kvm);
 /* "n3" for 3 */
 void node_name(int n, char *buf, size_t len);
 bool nodeset_has(const struct nodeset *ns, int node);

@@ -118,6 +118,7 @@ static const char *scenario_diff(const struct scenario *a, const struct scenario
 	SAME(cluster.accel);
 	SAME(cluster.subnet);
 	SAME(cluster.fencing);
+	SAME(cluster.token);
 	SAME_STR(kernel.image);
 	SAME_STR(kernel.initrd);
 	SAME_STR(kernel.modules);
@@ -270,6 +271,9 @@ START_TEST(defaults_documented)
 	ck_assert_int_eq(sc.cluster.accel, ACCEL_AUTO);
 	ck_assert_uint_eq(sc.cluster.subnet, 0x0a630000); /* 10.99.0.0 */
 	ck_assert(sc.cluster.fencing);
+	ck_assert_uint_eq(sc.cluster.token, 0);
+	ck_assert_uint_eq(scenario_token_ms(&sc, true), 3000);
+	ck_assert_uint_eq(scenario_token_ms(&sc, false), 6000);
 	ck_assert_str_eq(sc.kernel.image, "debian");
 	ck_assert_str_eq(sc.kernel.initrd, "");
 	ck_assert_str_eq(sc.kernel.modules, "");
@@ -312,7 +316,7 @@ END_TEST
 /* Every key away from its default, including paths, percentages and node lists. */
 static const char nondefault[] =
 	"[cluster]\nnodes = 5\nmemory = 1G\nvcpus = 2\naccel = tcg\nsubnet = 192.168.7.0/24\n"
-	"fencing = off\n"
+	"fencing = off\ntoken = 8500ms\n"
 	"[kernel]\nimage = loopback-failover.ini\ninitrd = " SCENARIOS_DIR "/loopback-failover.ini\n"
 	"modules = .\ncmdline = quiet loglevel=7 slub_debug=FZ\nhung_task_timeout = 0s\n"
 	"[nfs]\nversion = 3\nthreads = 64\ngrace_time = 1min\nlease_time = 15s\n"
@@ -339,6 +343,9 @@ START_TEST(roundtrip_nondefault)
 	ck_assert_uint_eq(sc.workload.writers.mask, 0x15);
 	ck_assert(sc.pressure.available.is_percent && sc.pressure.available.percent == 10);
 	ck_assert_uint_eq(sc.verdict.min_rate, 1 << 20);
+	/* A token set in the file wins over the accelerator's default. */
+	ck_assert_uint_eq(scenario_token_ms(&sc, true), 8500);
+	ck_assert_uint_eq(scenario_token_ms(&sc, false), 8500);
 	ck_assert_uint_eq(sc.lines[0], 2);
 	ck_assert_ptr_null(scenario_diff(&sc, &sc));
 	ck_assert_ptr_nonnull(scenario_diff(&sc, &dflt));

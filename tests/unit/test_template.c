@@ -295,8 +295,8 @@ static void cluster_vars(int n, bool kvm, bool fencing)
 	tmpl_set(&vars, "CLUSTER", "c1");
 	tmpl_set(&vars, "FLOAT_IP", "10.99.0.100");
 	tmpl_set(&vars, "SUBNET", "10.99.0.0");
-	tmpl_setf(&vars, "TOKEN_MS", "%d", kvm ? 3000 : 10000);
-	tmpl_setf(&vars, "CONSENSUS_MS", "%d", kvm ? 3600 : 12000);
+	tmpl_setf(&vars, "TOKEN_MS", "%u", scenario_token_ms(&sc, kvm));
+	tmpl_setf(&vars, "CONSENSUS_MS", "%u", scenario_token_ms(&sc, kvm) / 5 * 6);
 	tmpl_set(&vars, "QUORUM_EXTRA", n == 2 ? "\ttwo_node: 1\n" : "");
 	tmpl_setf(&vars, "NFS_THREADS", "%d", sc.nfs.threads);
 	tmpl_setf(&vars, "NFS_GRACE_S", "%llu", (unsigned long long)(sc.nfs.grace_time / 1000));
@@ -380,7 +380,9 @@ START_TEST(corosync_conf)
 	ck_assert_uint_eq(count(r.buf, "{"), count(r.buf, "}"));
 	ck_assert_uint_eq(count(r.buf, "nodeid:"), 3);
 	ck_assert_ptr_nonnull(strstr(r.buf, "ring0_addr: 10.99.0.13"));
-	ck_assert_ptr_nonnull(strstr(r.buf, "10000"));
+	/* TCG: token 6 s, consensus 1.2 times it (corosync.conf(5)'s minimum). */
+	ck_assert_ptr_nonnull(strstr(r.buf, "token: 6000\n"));
+	ck_assert_ptr_nonnull(strstr(r.buf, "consensus: 7200\n"));
 	ck_assert_ptr_null(strstr(r.buf, "two_node"));
 	strbuf_release(&r);
 
