@@ -549,6 +549,40 @@ static void copy_consoles(struct run *r)
 	}
 }
 
+/*
+ * Each surviving node's corosync journal: when it noticed the dead node, and
+ * any late token ("Token has not been received in N ms") before that. A
+ * node the cluster fenced while merely slow shows up here, and nowhere else
+ * (corosync logs to the journal, not to the console). The victim's journal
+ * died with it.
+ */
+#define COROSYNC_LOG_TIMEOUT_MS (20 * 1000)
+static void save_corosync_logs(struct run *r, struct run_report *rep)
+{
+	static const char *const argv[] = { "journalctl", "--boot", "--unit=corosync", "--output=short-precise",
+					    "--no-pager", NULL };
+
+	for (int i = 0; i < r->c.n; i++) {
+		struct strbuf out = STRBUF_INIT;
+		int rc;
+		if (i + 1 == r->victim || r->c.nodes[i].ch.fd < 0)
+			continue;
+		if (cluster_exec(&r->c, i + 1, argv, COROSYNC_LOG_TIMEOUT_MS, &out, &rc) < 0 || rc) {
+			log_warn("%s: could not read its corosync journal (%s)", r->c.nodes[i].name,
+				 out.len ? out.buf : "no answer");
+			strbuf_release(&out);
+			continue;
+		}
+		struct report_node *rn = &rep->nodes[i];
+		snprintf(rn->corosync_log, sizeof(rn->corosync_log), "corosync-%s.log", r->c.nodes[i].name);
+		char *dst = xasprintf("%s/%s", r->dir, rn->corosync_log);
+		if (write_file_atomic(dst, out.buf, out.len, 0644) < 0)
+			rn->corosync_log[0] = '\0';
+		free(dst);
+		strbuf_release(&out);
+	}
+}
+
 static double cpu_seconds(void)
 {
 	struct rusage ru;
@@ -688,6 +722,7 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o, char **res
 		snprintf(rn->console, sizeof(rn->console), "console-%s.log", r.c.nodes[i].name);
 	}
 	copy_consoles(&r);
+	save_corosync_logs(&r, &rep);
 	add_verdict_steps(&rep, &v);
 
 	/* Tear down before writing the reports, so they tell the final truth. */

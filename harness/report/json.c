@@ -124,6 +124,7 @@ static json_t *node_obj(const struct run_report *r, const struct report_node *n)
 	err |= put(o, "pressure", json_boolean(n->pressure));
 	err |= put(o, "kernel", jstr(n->kernel));
 	err |= put(o, "console", jstr(n->console));
+	err |= put(o, "corosync_log", n->corosync_log[0] ? jstr(n->corosync_log) : json_null());
 	err |= put(o, "acked_bytes", juint(report_last_acked(r, n->name)));
 	return done(o, err);
 }

@@ -25,6 +25,7 @@ struct report_node {
 	bool pressure;        /* ran the memory hog */
 	char kernel[128];     /* uname -r as reported by its agent */
 	char console[64];     /* console log file name, relative to the run directory */
+	char corosync_log[64]; /* its corosync journal, relative; "" when not collected */
 };
 
 /* One check of the run, for junit.xml (one <testcase> each) and the report. */

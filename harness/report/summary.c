@@ -218,6 +218,9 @@ static void files_line(const struct run_report *r, FILE *f)
 	for (int i = 0; i < r->nnodes; i++)
 		if (r->nodes[i].console[0])
 			fprintf(f, ", %s", r->nodes[i].console);
+	for (int i = 0; i < r->nnodes; i++)
+		if (r->nodes[i].corosync_log[0])
+			fprintf(f, ", %s", r->nodes[i].corosync_log);
 	fputc('\n', f);
 }
 

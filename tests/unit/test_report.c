@@ -84,6 +84,9 @@ static void add_node(const char *name, const char *role)
 	n->pressure = !strcmp(role, "takeover");
 	snprintf(n->kernel, sizeof(n->kernel), "6.1.0-28-cloud-amd64");
 	snprintf(n->console, sizeof(n->console), "console-%s.log", name);
+	/* The victim's journal died with it: none collected. */
+	if (strcmp(role, "victim"))
+		snprintf(n->corosync_log, sizeof(n->corosync_log), "corosync-%s.log", name);
 }
 
 static void add_step(const char *name, bool ran, bool ok, const char *msg)
@@ -292,6 +295,8 @@ static void check_json_arrays(json_t *o)
 	ck_assert_int_eq(json_array_size(nodes), 3);
 	ck_assert_str_eq(str(json_array_get(nodes, 1), "role"), "takeover");
 	ck_assert(json_is_true(at(json_array_get(nodes, 1), "pressure")));
+	ck_assert(json_is_null(at(json_array_get(nodes, 0), "corosync_log")));
+	ck_assert_str_eq(str(json_array_get(nodes, 1), "corosync_log"), "corosync-n2.log");
 	/* The victim's series ends at the fault: 29 one-second samples of RATE. */
 	ck_assert_int_eq(json_integer_value(at(json_array_get(nodes, 0), "acked_bytes")), 29 * RATE);
 	ck_assert_int_eq(json_array_size(kev), 1);
