@@ -309,9 +309,8 @@ static void base_vars(const struct cluster *c, const struct scenario *sc, struct
 	tmpl_set(v, "FLOAT_IP", ip);
 	ip_to_str(c->subnet, ip, sizeof(ip));
 	tmpl_set(v, "SUBNET", ip);
-	/* corosync.conf(5): consensus must be at least 1.2 * token. */
 	tmpl_setf(v, "TOKEN_MS", "%u", scenario_token_ms(sc, c->kvm));
-	tmpl_setf(v, "CONSENSUS_MS", "%u", scenario_token_ms(sc, c->kvm) / 5 * 6);
+	tmpl_setf(v, "CONSENSUS_MS", "%u", scenario_consensus_ms(sc, c->kvm));
 	tmpl_set(v, "QUORUM_EXTRA", c->n == 2 ? "\ttwo_node: 1\n" : "");
 	tmpl_setf(v, "NFS_THREADS", "%d", sc->nfs.threads);
 	tmpl_setf(v, "NFS_GRACE_S", "%llu", (unsigned long long)(sc->nfs.grace_time / 1000));

@@ -196,6 +196,11 @@ unsigned scenario_token_ms(const struct scenario *sc, bool kvm)
 	return kvm ? 3000 : 6000;
 }
 
+unsigned scenario_consensus_ms(const struct scenario *sc, bool kvm)
+{
+	return (scenario_token_ms(sc, kvm) * 6 + 4) / 5; /* rounded up: never below 1.2 x */
+}
+
 void node_name(int n, char *buf, size_t len)
 {
 	snprintf(buf, len, "n%d", n);

@@ -129,6 +129,8 @@ const char *accel_name(int a);
 /* The corosync token (ms) a cluster of this scenario runs with: [cluster] token,
  * or when that is 0, 3000 under KVM and 6000 under TCG. */
 unsigned scenario_token_ms(const struct scenario *sc, bool kvm);
+/* Its consensus timeout: 1.2 x token, the minimum corosync.conf(5) states. */
+unsigned scenario_consensus_ms(const struct scenario *sc, bool kvm);
 /* "n3" for 3 */
 void node_name(int n, char *buf, size_t len);
 bool nodeset_has(const struct nodeset *ns, int node);

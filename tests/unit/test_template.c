@@ -296,7 +296,7 @@ static void cluster_vars(int n, bool kvm, bool fencing)
 	tmpl_set(&vars, "FLOAT_IP", "10.99.0.100");
 	tmpl_set(&vars, "SUBNET", "10.99.0.0");
 	tmpl_setf(&vars, "TOKEN_MS", "%u", scenario_token_ms(&sc, kvm));
-	tmpl_setf(&vars, "CONSENSUS_MS", "%u", scenario_token_ms(&sc, kvm) / 5 * 6);
+	tmpl_setf(&vars, "CONSENSUS_MS", "%u", scenario_consensus_ms(&sc, kvm));
 	tmpl_set(&vars, "QUORUM_EXTRA", n == 2 ? "\ttwo_node: 1\n" : "");
 	tmpl_setf(&vars, "NFS_THREADS", "%d", sc.nfs.threads);
 	tmpl_setf(&vars, "NFS_GRACE_S", "%llu", (unsigned long long)(sc.nfs.grace_time / 1000));
