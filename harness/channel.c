@@ -111,6 +111,7 @@ static void handle_hello(struct channel *ch, char **w, int n)
 	 */
 	ch->agent_restarted = ch->hello && b && *b && !strcmp(ch->boot_id, b) && st && ch->started[0] &&
 			      strcmp(ch->started, st);
+	ch->rebooted = ch->hello && b && *b && ch->boot_id[0] && strcmp(ch->boot_id, b);
 	snprintf(ch->started, sizeof(ch->started), "%s", st ? st : "");
 	ch->hello = true;
 	snprintf(ch->kernel, sizeof(ch->kernel), "%s", k ? k : "");

@@ -27,6 +27,7 @@ struct channel {
 	char boot_id[64];
 	char started[24];     /* when the agent process started (its clock) */
 	bool agent_restarted; /* same boot id, new agent start: the agent restarted, the node did not */
+	bool rebooted;        /* this hello came from a new boot of the node */
 	/* the synchronous exec in flight */
 	unsigned wait_id;
 	bool wait_done;

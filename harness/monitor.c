@@ -83,6 +83,59 @@ static void on_progress(struct run *r, int idx, char **w, int n)
 	timeline_event(&r->tl, "progress", r->c.nodes[idx].name, f);
 }
 
+/*
+ * The node's vmstat oom_kill went up since its last sample: that many OOM
+ * kills, as a timeline event (the console's "Out of memory: Killed process"
+ * report says whom; this count does not depend on the console keeping up).
+ */
+static void on_oom_counter(struct run *r, int idx, uint64_t value)
+{
+	uint64_t kills = oom_counter_add(&r->nodes[idx].oom, value);
+	json_t *f;
+
+	if (!kills)
+		return;
+	f = json_object();
+	json_object_set_new(f, "count", json_integer((json_int_t)kills));
+	json_object_set_new(f, "total", json_integer((json_int_t)value));
+	timeline_event(&r->tl, "oom-kill", r->c.nodes[idx].name, f);
+	log_info("%s: the kernel OOM-killed %llu task%s", r->c.nodes[idx].name, (unsigned long long)kills,
+		 kills == 1 ? "" : "s");
+}
+
+/* Time for the killed hog's memory to come back before the next one starts taking it. */
+#define HOG_RESTART_DELAY_MS 1000
+
+static void schedule_hog_restart(struct run *r, int idx)
+{
+	if (r->pressure_on && idx + 1 != r->victim)
+		r->nodes[idx].hog_restart_t = timeline_now(&r->tl) + HOG_RESTART_DELAY_MS;
+}
+
+static void on_workload_exit(struct run *r, int idx, char **w, int n)
+{
+	const char *name = proto_get(w, n, "w");
+
+	timeline_event(&r->tl, "workload-exit", r->c.nodes[idx].name, fields_json(w, n, 1));
+	if (!name || strcmp(name, "hog") || !r->nodes[idx].hog_running)
+		return;
+	r->nodes[idx].hog_running = false;
+	schedule_hog_restart(r, idx);
+}
+
+static void restart_hogs(struct run *r)
+{
+	uint64_t now = timeline_now(&r->tl);
+
+	for (int i = 0; i < r->c.n; i++) {
+		struct run_node *rn = &r->nodes[i];
+		if (!rn->hog_restart_t || now < rn->hog_restart_t || !r->pressure_on)
+			continue;
+		if (run_start_hog(r, i) < 0) /* the channel is down: try again shortly */
+			rn->hog_restart_t = now + HOG_RESTART_DELAY_MS;
+	}
+}
+
 static void on_crm_done(struct run *r, char **w, int n)
 {
 	char *out = (char *)proto_get(w, n, "out");
@@ -138,14 +191,23 @@ static void on_agent_msg(void *ctx, struct channel *ch, char **w, int n)
 		json_object_del(f, "t");
 		r->nodes[idx].psi_some = json_number_value(json_object_get(f, "psi_some"));
 		r->nodes[idx].psi_full = json_number_value(json_object_get(f, "psi_full"));
+		json_t *oom = json_object_get(f, "oom_kill");
+		uint64_t kills = json_is_integer(oom) ? (uint64_t)json_integer_value(oom) : 0;
 		timeline_event(&r->tl, "sample", ch->node, f);
+		if (json_is_integer(oom))
+			on_oom_counter(r, idx, kills);
 	} else if (!strcmp(w[0], "exit")) {
-		timeline_event(&r->tl, "workload-exit", ch->node, fields_json(w, n, 1));
+		on_workload_exit(r, idx, w, n);
 	} else if (!strcmp(w[0], "done") && n > 1 && r->crm_id && idx + 1 == r->crm_node &&
 		   strtoul(w[1], NULL, 10) == r->crm_id) {
 		on_crm_done(r, w, n);
 	} else if (!strcmp(w[0], "hello")) {
 		timeline_event(&r->tl, "hello", ch->node, fields_json(w, n, 1));
+		/* A new boot: its workloads are gone; the pressure comes back, as after an OOM kill. */
+		if (ch->rebooted && r->nodes[idx].hog_running) {
+			r->nodes[idx].hog_running = false;
+			schedule_hog_restart(r, idx);
+		}
 		/* Same boot, new agent: the workloads it ran died with the old one. */
 		if (ch->agent_restarted) {
 			log_error("%s: the guest agent restarted (the node did not reboot): its workloads are lost",
@@ -319,6 +381,7 @@ static void on_tick(struct run *r)
 	int obs;
 
 	read_consoles(r);
+	restart_hogs(r);
 	if (now >= r->next_domain_poll) {
 		poll_domains(r);
 		reconnect_channels(r);

@@ -132,31 +132,56 @@ static int start_writers(struct run *r)
 	return 0;
 }
 
-static int start_hogs(struct run *r)
+/*
+ * The memory hog on node index i. Also the restart after the OOM killer
+ * removed it (monitor.c): the scenario's pressure must hold through the
+ * takeover and the observe window, not only until the kernel first objects.
+ */
+int run_start_hog(struct run *r, int i)
 {
 	char avail[32], ramp[32];
 	const struct memtarget *t = &r->sc->pressure.available;
+	struct run_node *rn = &r->nodes[i];
+	int ret;
 
 	if (t->is_percent)
 		snprintf(avail, sizeof(avail), "%u%%", t->percent);
 	else
 		format_size(t->bytes, avail, sizeof(avail));
 	snprintf(ramp, sizeof(ramp), "%llu", (unsigned long long)r->sc->pressure.ramp);
-	for (int i = 0; i < r->c.n; i++) {
-		if (!r->nodes[i].hog || r->nodes[i].hog_running || i + 1 == r->victim)
-			continue;
-		const char *argv[] = { "takeover-hog", "--available", avail, "--ramp", ramp, NULL };
-		int ret = spawn_workload(r, i + 1, "hog", argv);
-		if (ret < 0)
-			return infra_error(r, ret, "%s: cannot start the memory hog", r->c.nodes[i].name);
-		r->nodes[i].hog_running = true;
+	const char *argv[] = { "takeover-hog", "--available", avail, "--ramp", ramp, NULL };
+	ret = spawn_workload(r, i + 1, "hog", argv);
+	if (ret < 0)
+		return ret;
+	rn->hog_running = true;
+	rn->hog_restart_t = 0;
+	if (rn->hog_starts++) {
+		json_t *f = json_object();
+		json_object_set_new(f, "restart", json_integer(rn->hog_starts - 1));
+		timeline_event(&r->tl, "pressure-restart", r->c.nodes[i].name, f);
+		log_info("%s: memory hog restarted (%d so far)", r->c.nodes[i].name, rn->hog_starts - 1);
+	} else {
 		timeline_event(&r->tl, "pressure-start", r->c.nodes[i].name, NULL);
 	}
 	return 0;
 }
 
+static int start_hogs(struct run *r)
+{
+	for (int i = 0; i < r->c.n; i++) {
+		if (!r->nodes[i].hog || r->nodes[i].hog_running || i + 1 == r->victim)
+			continue;
+		int ret = run_start_hog(r, i);
+		if (ret < 0)
+			return infra_error(r, ret, "%s: cannot start the memory hog", r->c.nodes[i].name);
+	}
+	r->pressure_on = true;
+	return 0;
+}
+
 static void stop_workloads(struct run *r)
 {
+	r->pressure_on = false; /* a hog that exits from now on is not restarted */
 	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < r->c.n; i++) {
 			struct channel *ch = &r->c.nodes[i].ch;
@@ -479,6 +504,29 @@ static int verify_all(struct run *r, struct report_step *s, struct step_clock *c
 	return 0;
 }
 
+/* Whether the scenario's memory pressure held: a check of its own, judged on every run that had pressure. */
+static void add_pressure_step(struct run_report *rep, const struct verdict *v)
+{
+	const struct pressure_result *pr = &v->pr;
+	struct report_step *s;
+
+	if (rep->nsteps >= REPORT_MAX_STEPS)
+		return;
+	s = &rep->steps[rep->nsteps++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "pressure-held");
+	if (!pr->judged)
+		return;
+	s->ran = true;
+	s->ok = pr->ok;
+	if (v->cls == VERDICT_ERROR_PRESSURE_LOST)
+		snprintf(s->message, sizeof(s->message), "%s", v->reason);
+	else
+		snprintf(s->message, sizeof(s->message),
+			 "memory pressure on %s held %.0f%% of the judged window (min_held %u%%)",
+			 pr->nodes[pr->worst].node, pr->nodes[pr->worst].held * 100.0, rep->sc->pressure.min_held);
+}
+
 /* The checks the verdict made, as steps: one junit testcase each. */
 static void add_verdict_steps(struct run_report *rep, const struct verdict *v)
 {
@@ -506,6 +554,7 @@ static void add_verdict_steps(struct run_report *rep, const struct verdict *v)
 		snprintf(s->message, sizeof(s->message), "%s", s->ok ? checks[i].ok : v->reason);
 		decided = !s->ok || (v->cls == VERDICT_FAIL_DATA_LOSS && i == 0);
 	}
+	add_pressure_step(rep, v);
 }
 
 /* ---- the whole run ---- */

@@ -42,6 +42,9 @@ struct run_node {
 	uint64_t console_t;       /* timeline ms of the last console output */
 	struct cpu_ring cpu;      /* the domain's vCPU time, sampled every second */
 	double psi_some, psi_full; /* memory pressure avg10 in %, from the last sample */
+	int hog_starts;            /* how often its hog was started (restarts: hog_starts - 1) */
+	uint64_t hog_restart_t;    /* timeline ms at which to start the hog again; 0: none due */
+	struct oom_counter oom;    /* its vmstat oom_kill, as last sampled */
 };
 
 struct run {
@@ -56,6 +59,7 @@ struct run {
 	int victim, takeover; /* node ids, 0 until chosen */
 	bool group_moves;     /* the victim runs the NFS group */
 	bool pressure_after_done;
+	bool pressure_on;     /* hogs started and not yet stopped: an exited hog is restarted */
 	/* the asynchronous crm_mon poll */
 	int crm_node;
 	unsigned crm_id;
@@ -81,6 +85,9 @@ void monitor_release(struct run *r);
 /* Runs the loop until done(r) is true or the deadline (timeline ms) passes. 0, -ETIMEDOUT, -EINTR. */
 int monitor_until(struct run *r, uint64_t deadline, bool (*done)(struct run *r));
 void monitor_start_crm_poll(struct run *r, int node);
+
+/* Starts the memory hog on node index i (a restart once it ran before). 0 or -errno. */
+int run_start_hog(struct run *r, int i);
 
 /* evidence.c: sysrq-w/m/t (and a vmcore with --vmcore) from node, once per run. */
 int evidence_capture(struct run *r, int node, const char *reason);

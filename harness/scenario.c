@@ -40,6 +40,7 @@ enum opt_type {
 	OPT_NODESET,
 	OPT_MEMTARGET,
 	OPT_TARGET,
+	OPT_PERCENT, /* "90%", stored as unsigned */
 };
 
 /* Option flags. */
@@ -140,7 +141,15 @@ static const struct opt options[] = {
 	{ "pressure", "start", OPT_ENUM, OFF(pressure.start), 0, 0, "before", start_choices, 0,
 	  "Start the pressure before the fault, or after it (once the group has moved)." },
 	{ "pressure", "ramp", OPT_DURATION, OFF(pressure.ramp), 0, 10 * MIN, "10s", NULL, 0,
-	  "Time the hog takes to reach its target." },
+	  "Time the hog takes to reach its target (again after the OOM killer removed it: it is "
+	  "restarted at once)." },
+	{ "pressure", "tolerance", OPT_SIZE, OFF(pressure.tolerance), 0, 64 * G, "16M", NULL, 0,
+	  "Within reach of the target: a sample counts as under pressure while MemAvailable is at "
+	  "most available + tolerance." },
+	{ "pressure", "min_held", OPT_PERCENT, OFF(pressure.min_held), 0, 100, "90%", NULL, 0,
+	  "Least share of the judged window (fault to the end of the observe window) in which every "
+	  "pressured node was within reach of the target; below it the run did not test the kernel "
+	  "under pressure: ERROR-PRESSURE-LOST instead of PASS (exit 125). 0% turns the check off." },
 
 	{ "fault", "kind", OPT_ENUM, OFF(fault.kind), 0, 0, "destroy", fault_choices, 0,
 	  "destroy: power off the domain; crash: sysrq-c from the host keyboard; panic: an NMI "
@@ -274,6 +283,9 @@ static void fmt_bound(const struct opt *o, int64_t v, char *buf, size_t len)
 		break;
 	case OPT_DURATION:
 		format_duration_ms((uint64_t)v, buf, len);
+		break;
+	case OPT_PERCENT:
+		snprintf(buf, len, "%lld%%", (long long)v);
 		break;
 	default:
 		snprintf(buf, len, "%lld", (long long)v);
@@ -581,6 +593,24 @@ static int parse_target(struct parse_ctx *c, unsigned line, const struct opt *o,
 	return 0;
 }
 
+static int parse_percent_opt(struct parse_ctx *c, unsigned line, const struct opt *o,
+			     const char *v, unsigned *out)
+{
+	const char *why;
+	unsigned pct;
+
+	if (parse_pct(v, &pct, &why) < 0) {
+		perr(c, line, o, "'%s': %s", v, why);
+		return -EINVAL;
+	}
+	if (pct < (unsigned)o->min || pct > (unsigned)o->max) {
+		perr(c, line, o, "out of range (%lld%%..%lld%%)", (long long)o->min, (long long)o->max);
+		return -ERANGE;
+	}
+	*out = pct;
+	return 0;
+}
+
 static int set_option(struct parse_ctx *c, unsigned line, const struct opt *o, const char *v)
 {
 	struct scenario *sc = c->sc;
@@ -612,6 +642,8 @@ static int set_option(struct parse_ctx *c, unsigned line, const struct opt *o, c
 		return parse_memtarget(c, line, o, v, field(sc, o));
 	case OPT_TARGET:
 		return parse_target(c, line, o, v, field(sc, o));
+	case OPT_PERCENT:
+		return parse_percent_opt(c, line, o, v, field(sc, o));
 	}
 	return -EINVAL;
 }
@@ -1029,6 +1061,9 @@ static void format_value(const struct scenario *sc, const struct opt *o, struct 
 			strbuf_addf(out, "n%d", t);
 		break;
 	}
+	case OPT_PERCENT:
+		strbuf_addf(out, "%u%%", *(const unsigned *)f);
+		break;
 	}
 }
 
@@ -1060,7 +1095,7 @@ static const char *type_name(const struct opt *o)
 		[OPT_RATE] = "rate",       [OPT_ENUM] = "choice",       [OPT_BOOL] = "on|off",
 		[OPT_STRING] = "string",   [OPT_KERNEL] = "debian|path", [OPT_PATH] = "path",
 		[OPT_SUBNET] = "IPv4 /24", [OPT_NODESET] = "nodes",     [OPT_MEMTARGET] = "size|percent",
-		[OPT_TARGET] = "node",
+		[OPT_TARGET] = "node",     [OPT_PERCENT] = "percent",
 	};
 	return names[o->type];
 }

@@ -76,6 +76,8 @@ struct scenario {
 		struct memtarget available;
 		int start;
 		uint64_t ramp;
+		uint64_t tolerance; /* bytes above the target still "within reach" */
+		unsigned min_held;  /* percent of the judged window; 0: not checked */
 	} pressure;
 	struct {
 		int kind;

@@ -101,8 +101,20 @@ static void load_crm(const json_t *o, uint64_t t, struct verdict_input *in)
 	c->ip = !strcmp(json_string_value(json_array_get(m, 3)) ?: "", tk);
 }
 
+/* The console's account of an OOM kill: whom it killed ("OOM kill: takeover-hog"). */
+static void load_oom_title(const json_t *o, struct verdict_input *in)
+{
+	struct vmemseries *m = verdict_mem_series(in, jstr(o, "node"));
+	const char *title = jstr(o, "title");
+
+	if (m && !m->oom_victim[0] && !strncmp(title, "OOM kill: ", 10))
+		copy(m->oom_victim, sizeof(m->oom_victim), title + 10);
+}
+
 static void load_kernel(const json_t *o, uint64_t t, struct verdict_input *in)
 {
+	if (!strcmp(jstr(o, "class"), "oom-kill"))
+		load_oom_title(o, in);
 	if (strcmp(jstr(o, "severity"), "fatal") || in->nkernel == VERDICT_MAX_KERNEL)
 		return;
 	in->kernel[in->nkernel].t = t;
@@ -125,6 +137,40 @@ static void load_verify(const json_t *o, struct verdict_input *in)
 	copy(in->verify[i].detail, sizeof(in->verify[i].detail), jstr(o, "detail"));
 }
 
+/* pressure-start, pressure-restart and oom-kill: what the pressure on a node went through. */
+static void load_pressure(const json_t *o, const char *ev, uint64_t t, struct verdict_input *in)
+{
+	struct vmemseries *m = verdict_mem_series(in, jstr(o, "node"));
+
+	if (!m)
+		return;
+	if (!strcmp(ev, "pressure-start") && !m->pressured) {
+		m->pressured = true;
+		m->t_start = t;
+	} else if (!strcmp(ev, "pressure-restart")) {
+		m->restarts++;
+	}
+}
+
+static void load_sample(const json_t *o, uint64_t t, struct verdict_input *in)
+{
+	struct vmemseries *m;
+	uint64_t kills;
+
+	if (!json_is_integer(json_object_get(o, "memavail")))
+		return;
+	verdict_add_mem(in, jstr(o, "node"), t, jint(o, "memavail"), jint(o, "memtotal"));
+	m = verdict_mem_series(in, jstr(o, "node"));
+	if (!m || !json_is_integer(json_object_get(o, "oom_kill")))
+		return;
+	kills = oom_counter_add(&m->oom, jint(o, "oom_kill"));
+	if (!kills || !m->pressured)
+		return;
+	m->oom_kills += (int)kills;
+	if (!m->t_first_oom)
+		m->t_first_oom = t;
+}
+
 static void load_event(const json_t *o, struct verdict_input *in)
 {
 	const char *ev = jstr(o, "ev");
@@ -134,6 +180,10 @@ static void load_event(const json_t *o, struct verdict_input *in)
 		in->t_end = t;
 	if (!strcmp(ev, "progress") && !strcmp(jstr(o, "kind"), "writer")) {
 		verdict_add_sample(in, jstr(o, "node"), t, jint(o, "acked_bytes"));
+	} else if (!strcmp(ev, "sample")) {
+		load_sample(o, t, in);
+	} else if (!strcmp(ev, "pressure-start") || !strcmp(ev, "pressure-restart")) {
+		load_pressure(o, ev, t, in);
 	} else if (!strcmp(ev, "fault")) {
 		/* Repeated faults: the verdict is about the last one. */
 		in->fault_fired = true;

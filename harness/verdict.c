@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "exitcode.h"
+#include "util/strbuf.h"
 #include "util/units.h"
 #include "util/xalloc.h"
 
@@ -24,6 +25,7 @@ static const char *const names[] = {
 	[VERDICT_FAIL_DATA_LOSS] = "FAIL-DATA-LOSS",
 	[VERDICT_FAIL_KERNEL] = "FAIL-KERNEL",
 	[VERDICT_ERROR] = "ERROR",
+	[VERDICT_ERROR_PRESSURE_LOST] = "ERROR-PRESSURE-LOST",
 };
 
 const char *verdict_name(enum verdict_class c)
@@ -31,9 +33,14 @@ const char *verdict_name(enum verdict_class c)
 	return names[c];
 }
 
+bool verdict_is_error(enum verdict_class c)
+{
+	return c == VERDICT_ERROR || c == VERDICT_ERROR_PRESSURE_LOST;
+}
+
 int verdict_exit_code(enum verdict_class c)
 {
-	return c == VERDICT_PASS ? TK_EXIT_PASS : c == VERDICT_ERROR ? TK_EXIT_SKIP : TK_EXIT_FAIL;
+	return c == VERDICT_PASS ? TK_EXIT_PASS : verdict_is_error(c) ? TK_EXIT_SKIP : TK_EXIT_FAIL;
 }
 
 void verdict_input_init(struct verdict_input *in, const struct scenario *sc)
@@ -44,12 +51,18 @@ void verdict_input_init(struct verdict_input *in, const struct scenario *sc)
 	in->observe = sc->verdict.observe;
 	in->max_stall = sc->verdict.max_stall;
 	in->min_rate = sc->verdict.min_rate;
+	in->available = sc->pressure.available;
+	in->tolerance = sc->pressure.tolerance;
+	in->ramp = sc->pressure.ramp;
+	in->min_held = sc->pressure.min_held;
 }
 
 void verdict_input_release(struct verdict_input *in)
 {
 	for (int i = 0; i < in->nnodes; i++)
 		free(in->nodes[i].s);
+	for (int i = 0; i < in->nmem; i++)
+		free(in->mem[i].s);
 	free(in->crm);
 	memset(in, 0, sizeof(*in));
 }
@@ -77,6 +90,41 @@ void verdict_add_sample(struct verdict_input *in, const char *node, uint64_t t, 
 		s->s = xrealloc(s->s, s->alloc * sizeof(*s->s));
 	}
 	s->s[s->n++] = (struct vsample){ t, acked_bytes };
+}
+
+uint64_t oom_counter_add(struct oom_counter *c, uint64_t value)
+{
+	uint64_t n = c->have && value > c->last ? value - c->last : 0;
+
+	c->have = true;
+	c->last = value;
+	return n;
+}
+
+struct vmemseries *verdict_mem_series(struct verdict_input *in, const char *node)
+{
+	for (int i = 0; i < in->nmem; i++)
+		if (!strcmp(in->mem[i].node, node))
+			return &in->mem[i];
+	if (in->nmem == SCENARIO_MAX_NODES)
+		return NULL;
+	struct vmemseries *m = &in->mem[in->nmem++];
+	snprintf(m->node, sizeof(m->node), "%s", node);
+	return m;
+}
+
+void verdict_add_mem(struct verdict_input *in, const char *node, uint64_t t, uint64_t avail_kb,
+		     uint64_t total_kb)
+{
+	struct vmemseries *m = verdict_mem_series(in, node);
+
+	if (!m)
+		return;
+	if (m->n == m->alloc) {
+		m->alloc = m->alloc ? m->alloc * 2 : 256;
+		m->s = xrealloc(m->s, m->alloc * sizeof(*m->s));
+	}
+	m->s[m->n++] = (struct vmem){ t, avail_kb, total_kb };
 }
 
 struct vcrm *verdict_add_crm(struct verdict_input *in)
@@ -340,6 +388,201 @@ static bool judge_progress(const struct verdict_input *in, struct verdict *v,
 	return false;
 }
 
+/* ---- the pressure the scenario asked for ---- */
+
+/*
+ * A sample older than this no longer tells the node's state: the agent
+ * samples every second, so a longer silence is a node that rebooted or an
+ * agent that could not report, and counts as pressure not shown to hold.
+ */
+#define SAMPLE_STALE_MS 3000
+
+/* MemAvailable, in kB, that is still within reach of the target for this sample. */
+static uint64_t reach_kb(const struct verdict_input *in, const struct vmem *m)
+{
+	uint64_t target = in->available.is_percent ? m->total_kb * in->available.percent / 100
+						   : in->available.bytes >> 10;
+
+	return target + (in->tolerance >> 10);
+}
+
+struct held_acc {
+	struct pressure_node *out;
+	uint64_t held, lost_start; /* lost_start: start of the stretch out of reach; 0: none open */
+	bool lost_open;
+};
+
+static void lost_end(struct held_acc *a, uint64_t t)
+{
+	if (!a->lost_open)
+		return;
+	if (t - a->lost_start > a->out->longest_lost)
+		a->out->longest_lost = t - a->lost_start;
+	a->lost_open = false;
+}
+
+static void lost_begin(struct held_acc *a, uint64_t t)
+{
+	if (a->lost_open)
+		return;
+	a->lost_open = true;
+	a->lost_start = t;
+	if (!a->out->first_lost)
+		a->out->first_lost = t;
+}
+
+/* [from, to) as the sample m (NULL: none yet) tells it. */
+static void account(const struct verdict_input *in, struct held_acc *a, const struct vmem *m,
+		    uint64_t from, uint64_t to)
+{
+	uint64_t fresh_to = m ? m->t + SAMPLE_STALE_MS : 0;
+
+	if (to <= from)
+		return;
+	if (m && fresh_to > from) {
+		uint64_t end = fresh_to < to ? fresh_to : to;
+		if (m->avail_kb <= reach_kb(in, m)) {
+			lost_end(a, from);
+			a->held += end - from;
+		} else {
+			lost_begin(a, from);
+			a->out->lost_ms += end - from;
+		}
+		from = end;
+	}
+	if (from < to) {
+		lost_begin(a, from);
+		a->out->lost_ms += to - from;
+		a->out->unsampled_ms += to - from;
+	}
+}
+
+static void pressure_share(const struct verdict_input *in, const struct vmemseries *m,
+			   uint64_t from, uint64_t to, struct pressure_node *out)
+{
+	struct held_acc a = { .out = out };
+	const struct vmem *prev = NULL;
+	uint64_t cur = from;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->node, sizeof(out->node), "%s", m->node);
+	snprintf(out->oom_victim, sizeof(out->oom_victim), "%s", m->oom_victim);
+	out->oom_kills = m->oom_kills;
+	out->first_oom = m->t_first_oom;
+	out->restarts = m->restarts;
+	for (size_t i = 0; i < m->n && m->s[i].t < to; i++) {
+		const struct vmem *s = &m->s[i];
+		if (s->t > from) {
+			account(in, &a, prev, cur, s->t);
+			cur = s->t;
+			if (s->avail_kb > out->max_avail_kb)
+				out->max_avail_kb = s->avail_kb;
+		}
+		prev = s;
+		out->reach_kb = reach_kb(in, s);
+	}
+	account(in, &a, prev, cur, to);
+	lost_end(&a, to);
+	out->held = (double)a.held / (double)(to - from);
+}
+
+/*
+ * The judged window: from the fault (or, when the pressure starts later or
+ * is still ramping, from the end of its ramp) to the end of the observe
+ * window, or of takeover_timeout when the writes never resumed.
+ */
+static void judge_pressure(const struct verdict_input *in, struct verdict *v)
+{
+	struct pressure_result *pr = &v->pr;
+	uint64_t from = in->t_fault, to;
+
+	pr->worst = -1;
+	if (!in->fault_fired)
+		return;
+	to = v->t_resume ? v->t_resume + in->observe : in->t_fault + in->takeover_timeout;
+	if (to > in->t_end)
+		to = in->t_end;
+	for (int i = 0; i < in->nmem; i++)
+		if (in->mem[i].pressured && in->mem[i].t_start + in->ramp > from)
+			from = in->mem[i].t_start + in->ramp;
+	if (to <= from)
+		return;
+	pr->from = from;
+	pr->to = to;
+	for (int i = 0; i < in->nmem; i++) {
+		if (!in->mem[i].pressured || !strcmp(in->mem[i].node, in->victim))
+			continue;
+		pressure_share(in, &in->mem[i], from, to, &pr->nodes[pr->n]);
+		if (pr->worst < 0 || pr->nodes[pr->n].held < pr->nodes[pr->worst].held)
+			pr->worst = pr->n;
+		pr->n++;
+	}
+	pr->judged = pr->n > 0;
+	pr->ok = !pr->judged || !in->min_held ||
+		 pr->nodes[pr->worst].held * 100.0 >= (double)in->min_held;
+}
+
+/* "memory pressure on n1 held 97% of the judged window" (nothing without pressure). */
+static void pressure_words(const struct verdict *v, struct strbuf *sb)
+{
+	const struct pressure_result *pr = &v->pr;
+
+	if (!pr->judged)
+		return;
+	strbuf_addf(sb, "memory pressure on %s held %.0f%% of the judged window",
+		    pr->nodes[pr->worst].node, pr->nodes[pr->worst].held * 100.0);
+}
+
+/* Why the pressure did not hold, for the ERROR-PRESSURE-LOST reason. */
+static void pressure_lost_reason(const struct verdict_input *in, struct verdict *v,
+				 const char *would_pass)
+{
+	const struct pressure_node *p = &v->pr.nodes[v->pr.worst];
+	char tol[32];
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	format_size(in->tolerance, tol, sizeof(tol));
+	strbuf_addf(&sb, "the memory pressure on %s held for only %.0f%% of the judged window "
+			 "(+%.1fs..+%.1fs after the fault; min_held %u%%): MemAvailable above %.0fM "
+			 "(the target + tolerance %s)",
+		    p->node, p->held * 100.0, (double)(v->pr.from - in->t_fault) / 1000.0,
+		    (double)(v->pr.to - in->t_fault) / 1000.0, in->min_held, (double)p->reach_kb / 1024.0,
+		    tol);
+	if (p->first_lost)
+		strbuf_addf(&sb, " from +%.1fs, %.1fs at the longest, up to %.0fM",
+			    ((double)p->first_lost - (double)in->t_fault) / 1000.0,
+			    (double)p->longest_lost / 1000.0, (double)p->max_avail_kb / 1024.0);
+	if (p->unsampled_ms)
+		strbuf_addf(&sb, ", %.1fs without a sample", (double)p->unsampled_ms / 1000.0);
+	if (p->oom_kills)
+		strbuf_addf(&sb, "; %d OOM kill%s (first %s at +%.1fs), hog restarted %d time%s",
+			    p->oom_kills, p->oom_kills == 1 ? "" : "s",
+			    p->oom_victim[0] ? p->oom_victim : "task",
+			    ((double)p->first_oom - (double)in->t_fault) / 1000.0, p->restarts,
+			    p->restarts == 1 ? "" : "s");
+	strbuf_addf(&sb, "; not a test of the kernel under pressure (otherwise: %s)", would_pass);
+	fail(v, VERDICT_ERROR_PRESSURE_LOST, p->node, "%s", sb.buf);
+}
+
+/* A FAIL keeps its class and says how long the pressure held; a PASS needs it to have held. */
+static void apply_pressure(const struct verdict_input *in, struct verdict *v)
+{
+	_cleanup_strbuf_ struct strbuf words = STRBUF_INIT;
+
+	judge_pressure(in, v);
+	pressure_words(v, &words);
+	if (!words.len)
+		return;
+	if (v->cls == VERDICT_PASS && !v->pr.ok) {
+		char was[sizeof(v->reason)];
+		snprintf(was, sizeof(was), "%s", v->reason);
+		pressure_lost_reason(in, v, was);
+		return;
+	}
+	size_t len = strlen(v->reason);
+	snprintf(v->reason + len, sizeof(v->reason) - len, "; %s", words.buf);
+}
+
 void verdict_judge(const struct verdict_input *in, struct verdict *v)
 {
 	const struct vseries *tk;
@@ -350,15 +593,20 @@ void verdict_judge(const struct verdict_input *in, struct verdict *v)
 		fail(v, VERDICT_ERROR, NULL, "%s", in->infra_error);
 		return;
 	}
-	if (judge_integrity(in, v))
+	if (judge_integrity(in, v)) {
+		apply_pressure(in, v);
 		return;
+	}
 	if (!in->fault_fired) {
 		fail(v, VERDICT_ERROR, NULL, "the fault was never injected");
 		return;
 	}
 	tk = find_series(in, in->takeover);
-	if (judge_takeover(in, v, tk) || judge_progress(in, v, tk))
+	if (judge_takeover(in, v, tk) || judge_progress(in, v, tk)) {
+		if (v->cls != VERDICT_ERROR)
+			apply_pressure(in, v);
 		return;
+	}
 	v->cls = VERDICT_PASS;
 	snprintf(v->node, sizeof(v->node), "%s", in->takeover);
 	snprintf(v->reason, sizeof(v->reason),
@@ -366,4 +614,5 @@ void verdict_judge(const struct verdict_input *in, struct verdict *v)
 		 "fault, longest gap %.1fs, %.0f KiB/s",
 		 in->takeover, (double)(v->t_resume - in->t_fault) / 1000.0, (double)v->max_gap / 1000.0,
 		 v->window_rate / 1024.0);
+	apply_pressure(in, v);
 }

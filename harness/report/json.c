@@ -100,6 +100,51 @@ static json_t *takeover_obj(const struct verdict_input *in, const struct verdict
 	return done(o, err);
 }
 
+static json_t *pressure_node_obj(const struct pressure_node *p, uint64_t t_fault)
+{
+	json_t *o = json_object();
+	int err = !o;
+
+	err |= put(o, "node", jstr(p->node));
+	err |= put(o, "held_pct", jreal(p->held * 100.0));
+	err |= put(o, "within_bytes", juint(p->reach_kb << 10));
+	err |= put(o, "max_available_bytes", juint(p->max_avail_kb << 10));
+	err |= put(o, "lost_s", jsec(p->lost_ms));
+	err |= put(o, "unsampled_s", jsec(p->unsampled_ms));
+	err |= put(o, "first_lost_s", p->first_lost ? jreal(((double)p->first_lost - (double)t_fault) / 1000.0)
+						  : json_null());
+	err |= put(o, "longest_lost_s", jsec(p->longest_lost));
+	err |= put(o, "oom_kills", json_integer(p->oom_kills));
+	err |= put(o, "first_oom_s", p->first_oom ? jreal(((double)p->first_oom - (double)t_fault) / 1000.0)
+						: json_null());
+	err |= put(o, "oom_victim", p->oom_victim[0] ? jstr(p->oom_victim) : json_null());
+	err |= put(o, "hog_restarts", json_integer(p->restarts));
+	return done(o, err);
+}
+
+/* How well the scenario's memory pressure held in the judged window; null without pressure. */
+static json_t *pressure_obj(const struct verdict_input *in, const struct verdict *v)
+{
+	const struct pressure_result *pr = &v->pr;
+	json_t *o, *nodes;
+	int err;
+
+	if (!pr->judged)
+		return json_null();
+	o = json_object();
+	nodes = json_array();
+	err = !o || !nodes;
+	for (int i = 0; nodes && i < pr->n; i++)
+		err |= json_array_append_new(nodes, pressure_node_obj(&pr->nodes[i], in->t_fault)) ? 1 : 0;
+	err |= put(o, "held", json_boolean(pr->ok));
+	err |= put(o, "held_pct", jreal(pr->nodes[pr->worst].held * 100.0));
+	err |= put(o, "min_held_pct", json_integer(in->min_held));
+	err |= put(o, "window_from_s", jreal(((double)pr->from - (double)in->t_fault) / 1000.0));
+	err |= put(o, "window_to_s", jreal(((double)pr->to - (double)in->t_fault) / 1000.0));
+	err |= put(o, "nodes", nodes);
+	return done(o, err);
+}
+
 static json_t *criteria_obj(const struct verdict_input *in)
 {
 	json_t *o = json_object();
@@ -110,6 +155,10 @@ static json_t *criteria_obj(const struct verdict_input *in)
 	err |= put(o, "observe_s", jsec(in->observe));
 	err |= put(o, "max_stall_s", jsec(in->max_stall));
 	err |= put(o, "min_rate_Bps", juint(in->min_rate));
+	err |= put(o, "available", in->available.is_percent ? json_sprintf("%u%%", in->available.percent)
+							 : juint(in->available.bytes));
+	err |= put(o, "tolerance_bytes", juint(in->tolerance));
+	err |= put(o, "min_held_pct", json_integer(in->min_held));
 	return done(o, err);
 }
 
@@ -314,6 +363,7 @@ static json_t *report_obj(const struct run_report *r)
 	err |= put(o, "verdict", verdict_obj(r->v));
 	err |= put(o, "why", why_obj(r->fx));
 	err |= put(o, "takeover", takeover_obj(r->in, r->v));
+	err |= put(o, "pressure", pressure_obj(r->in, r->v));
 	err |= put(o, "criteria", criteria_obj(r->in));
 	err |= put(o, "nodes", nodes_arr(r));
 	err |= put(o, "kernel_events", kernel_arr(r->in));

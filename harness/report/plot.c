@@ -41,7 +41,16 @@ static void gp_str(struct strbuf *sb, const char *s)
 	strbuf_addch(sb, '\'');
 }
 
-/* One block per node with samples; gnuplot's "index" counts them in this order. */
+/* Pressured nodes get their MemAvailable drawn (right axis): the pressure the verdict judged. */
+static bool mem_drawn(const struct vmemseries *m)
+{
+	return m->pressured && m->n;
+}
+
+/*
+ * One block per node with progress samples, then one per pressured node's
+ * MemAvailable; gnuplot's "index" counts them in this order.
+ */
 static void build_dat(const struct verdict_input *in, struct strbuf *sb)
 {
 	int block = 0;
@@ -56,6 +65,15 @@ static void build_dat(const struct verdict_input *in, struct strbuf *sb)
 		for (size_t k = 0; k < s->n; k++)
 			strbuf_addf(sb, "%.3f %.6f\n", (double)s->s[k].t / 1000.0,
 				    (double)s->s[k].acked_bytes / MIB);
+		block++;
+	}
+	for (int i = 0; i < in->nmem; i++) {
+		const struct vmemseries *m = &in->mem[i];
+		if (!mem_drawn(m))
+			continue;
+		strbuf_addf(sb, "%s# index %d: %s MemAvailable, MiB\n", block ? "\n\n" : "", block, m->node);
+		for (size_t k = 0; k < m->n; k++)
+			strbuf_addf(sb, "%.3f %.3f\n", (double)m->s[k].t / 1000.0, (double)m->s[k].avail_kb / 1024.0);
 		block++;
 	}
 }
@@ -101,6 +119,44 @@ static void observe_window(struct strbuf *sb, const struct verdict_input *in, co
 			"tc rgb 'dark-green'\n", from);
 }
 
+/*
+ * The right axis, when a node was under pressure: MemAvailable in MiB, the
+ * "within reach" ceiling the verdict used, and every OOM kill. The window
+ * the pressure was judged on and how much of it held go in the key.
+ */
+static void pressure_axis(struct strbuf *sb, const struct run_report *r)
+{
+	const struct verdict_input *in = r->in;
+	const struct pressure_result *pr = &r->v->pr;
+	bool any = false;
+
+	for (int i = 0; i < in->nmem; i++)
+		any |= mem_drawn(&in->mem[i]);
+	if (!any)
+		return;
+	strbuf_addstr(sb, "set y2label 'MiB available (pressured nodes)'\nset y2tics\nset ytics nomirror\n"
+			  "set y2range [0:*]\n");
+	if (pr->judged) {
+		const struct pressure_node *w = &pr->nodes[pr->worst];
+		strbuf_addf(sb, "set arrow from first %.3f, second %.3f to first %.3f, second %.3f nohead "
+				"dt 4 lc rgb 'orange'\n",
+			    (double)pr->from / 1000.0, (double)w->reach_kb / 1024.0, (double)pr->to / 1000.0,
+			    (double)w->reach_kb / 1024.0);
+		strbuf_addf(sb, "set label 'pressure held %.0f%% (min_held %u%%)' at first %.3f, second %.3f "
+				"left offset 0.5,0.7 font ',9' tc rgb 'dark-orange'\n",
+			    w->held * 100.0, in->min_held, (double)pr->from / 1000.0, (double)w->reach_kb / 1024.0);
+	}
+	for (int i = 0; i < in->nmem; i++) {
+		const struct vmemseries *m = &in->mem[i];
+		char label[48];
+		if (!mem_drawn(m) || !m->t_first_oom)
+			continue;
+		snprintf(label, sizeof(label), "%s: OOM kill%s", m->node, m->oom_kills > 1 ? " (first)" : "");
+		vline(sb, (double)m->t_first_oom / 1000.0, "dt 1 lc rgb 'dark-orange'", label,
+		      "graph 0.5 left rotate by 90 offset -0.7,0 font ',9' tc rgb 'dark-orange'");
+	}
+}
+
 static void header(struct strbuf *sb, const struct run_report *r, const struct plot_paths *p)
 {
 	char name[256];
@@ -139,6 +195,17 @@ static void plot_cmd(struct strbuf *sb, const struct run_report *r, const struct
 		strbuf_addf(sb, " index %d using 1:2 with lines lw 2 title ", block++);
 		gp_str(sb, title.buf);
 	}
+	for (int i = 0; i < in->nmem; i++) {
+		const struct vmemseries *m = &in->mem[i];
+		_cleanup_strbuf_ struct strbuf title = STRBUF_INIT;
+		if (!mem_drawn(m) || !block)
+			continue;
+		strbuf_addf(&title, "%s MemAvailable (right axis)", m->node);
+		strbuf_addstr(sb, ", \\\n     ");
+		gp_str(sb, p->dat);
+		strbuf_addf(sb, " index %d using 1:2 axes x1y2 with lines lw 1 lc rgb 'orange' title ", block++);
+		gp_str(sb, title.buf);
+	}
 	/* Nothing recorded: still draw the axes and markers rather than fail. */
 	if (!block)
 		strbuf_addf(sb, "set xrange [0:%.3f]\nset yrange [0:1]\nplot NaN notitle",
@@ -158,6 +225,7 @@ static void build_gp(const struct run_report *r, const struct plot_paths *p, str
 		      "graph 0.97 right offset -0.5,0 tc rgb 'red'");
 		phase_lines(sb, in, &r->v->ph);
 	}
+	pressure_axis(sb, r);
 	plot_cmd(sb, r, p);
 }
 

@@ -149,6 +149,32 @@ static void window_line(const struct run_report *r, FILE *f)
 		from, to, in->takeover, bytes, rate, min, (double)v->max_gap / 1000.0, stall);
 }
 
+/* Whether the run tested the kernel under the pressure the scenario asked for. */
+static void pressure_line(const struct run_report *r, FILE *f)
+{
+	const struct pressure_result *pr = &r->v->pr;
+	const struct verdict_input *in = r->in;
+
+	if (!pr->judged)
+		return;
+	fprintf(f, "pressure +%.1fs..+%.1fs (min_held %u%%):", (double)(pr->from - in->t_fault) / 1000.0,
+		(double)(pr->to - in->t_fault) / 1000.0, in->min_held);
+	for (int i = 0; i < pr->n; i++) {
+		const struct pressure_node *p = &pr->nodes[i];
+		char reach[32];
+		format_size(p->reach_kb << 10, reach, sizeof(reach));
+		fprintf(f, "%s %s held %.0f%% (MemAvailable <= %s)", i ? ";" : "", p->node, p->held * 100.0,
+			reach);
+		if (p->first_lost)
+			fprintf(f, ", lost from +%.1fs, longest %.1fs",
+				((double)p->first_lost - (double)in->t_fault) / 1000.0,
+				(double)p->longest_lost / 1000.0);
+		fprintf(f, ", %d OOM kill%s, hog restarted %d time%s", p->oom_kills, p->oom_kills == 1 ? "" : "s",
+			p->restarts, p->restarts == 1 ? "" : "s");
+	}
+	fputc('\n', f);
+}
+
 /* Only when there are any: most runs have none, and an empty line is noise. */
 static void kernel_line(const struct run_report *r, FILE *f)
 {
@@ -232,6 +258,7 @@ void report_summary(const struct run_report *r, FILE *f)
 	why_section(r, f);
 	phases_line(r, f);
 	window_line(r, f);
+	pressure_line(r, f);
 	kernel_line(r, f);
 	verify_line(r, f);
 	steps_line(r, f);

@@ -138,6 +138,17 @@ static int parse_percent(const char *s, size_t len, unsigned *pct, const char **
 	return 0;
 }
 
+int parse_pct(const char *s, unsigned *pct, const char **why)
+{
+	size_t len = strlen(s);
+
+	if (!len || s[len - 1] != '%') {
+		*why = "a percentage needs its '%' sign (90%)";
+		return -EINVAL;
+	}
+	return parse_percent(s, len - 1, pct, why);
+}
+
 int parse_size_or_percent(const char *s, uint64_t *bytes, unsigned *pct, bool *is_pct,
 			  const char **why)
 {

@@ -20,6 +20,8 @@ int parse_duration_ms(const char *s, uint64_t *out, const char **why);
 /* Either a size ("48M") or a percentage ("10%", stored in *pct with *is_pct set). */
 int parse_size_or_percent(const char *s, uint64_t *bytes, unsigned *pct, bool *is_pct,
 			  const char **why);
+/* A percentage with its sign: "90%" -> 90 (0..100). */
+int parse_pct(const char *s, unsigned *pct, const char **why);
 /* Rate in bytes per second: a size with an optional "/s" suffix. */
 int parse_rate(const char *s, uint64_t *out, const char **why);
 

@@ -161,6 +161,25 @@ static void build(enum shape shape)
 	add_steps(shape);
 }
 
+/*
+ * n2 under the default pressure (48M): at the target until the OOM killer
+ * takes the hog 20 s after the fault, then 470M available to the end.
+ */
+static void lose_pressure(void)
+{
+	struct vmemseries *m = verdict_mem_series(&in, "n2");
+
+	m->pressured = true;
+	m->t_start = T_FAULT - in.ramp;
+	m->oom_kills = 1;
+	m->t_first_oom = T_FAULT + 20000;
+	snprintf(m->oom_victim, sizeof(m->oom_victim), "takeover-hog");
+	for (uint64_t t = m->t_start; t <= in.t_end; t += 1000)
+		verdict_add_mem(&in, "n2", t, t < T_FAULT + 20000 ? 47u << 10 : 470u << 10, 738560);
+	verdict_judge(&in, &v);
+	ck_assert_int_eq(v.cls, VERDICT_ERROR_PRESSURE_LOST);
+}
+
 static char *fixture(const char *name)
 {
 	_cleanup_free_ char *p = xasprintf("%s/sysrq/%s", FIXTURES_DIR, name);
@@ -362,6 +381,47 @@ START_TEST(json_nulls)
 	ck_assert(json_is_null(at(at(tk, "phases_s"), "fenced")));
 	ck_assert_str_eq(str(at(o, "verdict"), "class"), "ERROR");
 	ck_assert_int_eq(json_integer_value(at(at(o, "verdict"), "exit_code")), 125);
+	json_decref(o);
+}
+END_TEST
+
+START_TEST(json_pressure_lost)
+{
+	json_t *o, *pr, *n2;
+
+	build(SHAPE_PASS);
+	lose_pressure();
+	o = load_json();
+	ck_assert_str_eq(str(at(o, "verdict"), "class"), "ERROR-PRESSURE-LOST");
+	ck_assert_int_eq(json_integer_value(at(at(o, "verdict"), "exit_code")), 125);
+	pr = at(o, "pressure");
+	ck_assert(json_is_false(at(pr, "held")));
+	ck_assert_int_eq(json_integer_value(at(pr, "min_held_pct")), 90);
+	ck_assert_double_eq_tol(num(pr, "held_pct"), 100.0 * 20000 / (66000 + in.observe), 0.01);
+	ck_assert_double_eq_tol(num(pr, "window_from_s"), 0.0, 1e-9);
+	ck_assert_double_eq_tol(num(pr, "window_to_s"), (66000.0 + (double)in.observe) / 1000.0, 1e-9);
+	ck_assert_int_eq(json_array_size(at(pr, "nodes")), 1);
+	n2 = json_array_get(at(pr, "nodes"), 0);
+	ck_assert_str_eq(str(n2, "node"), "n2");
+	ck_assert_int_eq(json_integer_value(at(n2, "oom_kills")), 1);
+	ck_assert_str_eq(str(n2, "oom_victim"), "takeover-hog");
+	ck_assert_double_eq_tol(num(n2, "first_oom_s"), 20.0, 1e-9);
+	ck_assert_double_eq_tol(num(n2, "first_lost_s"), 20.0, 1e-9);
+	ck_assert_int_eq(json_integer_value(at(n2, "within_bytes")), 64 << 20);
+	ck_assert_int_eq(json_integer_value(at(n2, "max_available_bytes")), 470 << 20);
+	ck_assert_int_eq(json_integer_value(at(at(o, "criteria"), "tolerance_bytes")), 16 << 20);
+	json_decref(o);
+}
+END_TEST
+
+/* No pressured node: null, not absent. */
+START_TEST(json_pressure_null)
+{
+	json_t *o;
+
+	build(SHAPE_PASS);
+	o = load_json();
+	ck_assert(json_is_null(at(o, "pressure")));
 	json_decref(o);
 }
 END_TEST
@@ -718,6 +778,32 @@ START_TEST(plot_stall)
 }
 END_TEST
 
+/* The pressured node's MemAvailable on the right axis, with the ceiling the verdict used. */
+START_TEST(plot_pressure)
+{
+	_cleanup_strbuf_ struct strbuf dat = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf gp = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf svg = STRBUF_INIT;
+
+	build(SHAPE_PASS);
+	lose_pressure();
+	ck_assert_int_eq(report_plot(&rep, dir), 0);
+	read_in("progress.dat", &dat);
+	ck_assert_uint_eq(count(dat.buf, "# index "), 4);
+	ck_assert_ptr_nonnull(strstr(dat.buf, "# index 3: n2 MemAvailable, MiB\n"));
+	read_in("progress.gp", &gp);
+	ck_assert_ptr_nonnull(strstr(gp.buf, "set y2tics"));
+	ck_assert_ptr_nonnull(strstr(gp.buf, "index 3 using 1:2 axes x1y2"));
+	ck_assert_ptr_nonnull(strstr(gp.buf, "'pressure held 16% (min_held 90%)'"));
+	ck_assert_ptr_nonnull(strstr(gp.buf, "second 64.000"));
+	ck_assert_ptr_nonnull(strstr(gp.buf, "'n2: OOM kill'"));
+	if (!have_gnuplot())
+		return;
+	read_in("progress.svg", &svg);
+	ck_assert_ptr_nonnull(strstr(svg.buf, "<svg"));
+}
+END_TEST
+
 /* An empty run (nothing recorded) still yields a plot, not a gnuplot error. */
 START_TEST(plot_empty)
 {
@@ -803,6 +889,22 @@ START_TEST(summary_pass)
 	ck_assert_ptr_nonnull(strstr(sb.buf, "(exit 0)\n"));
 	ck_assert_ptr_null(strstr(sb.buf, "not seen"));
 	ck_assert_ptr_nonnull(strstr(sb.buf, "n2 ok (4096"));
+}
+END_TEST
+
+START_TEST(summary_pressure_lost)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	build(SHAPE_PASS);
+	lose_pressure();
+	summary_text(&sb);
+	ck_assert_msg(!strncmp(sb.buf, "ERROR-PRESSURE-LOST: the memory pressure on n2 held for only 16%", 64),
+		      "%s", sb.buf);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "(exit 125)\n"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "\npressure +0.0s..+126.0s (min_held 90%): n2 held 16% "
+					     "(MemAvailable <= 64M), lost from +20.0s, longest 106.0s, "
+					     "1 OOM kill, hog restarted 0 times\n"));
 }
 END_TEST
 
@@ -909,6 +1011,8 @@ static Suite *report_suite(void)
 	tcase_add_test(json, json_pass);
 	tcase_add_test(json, json_stall);
 	tcase_add_test(json, json_nulls);
+	tcase_add_test(json, json_pressure_lost);
+	tcase_add_test(json, json_pressure_null);
 	tcase_add_test(json, json_why);
 	tcase_add_test(json, json_why_sparse);
 	tcase_add_test(json, json_unwritable);
@@ -919,11 +1023,13 @@ static Suite *report_suite(void)
 	tcase_add_test(junit, junit_why_on_verdict_case);
 	tcase_add_test(junit, junit_pass_with_evidence);
 	tcase_add_test(plot, plot_stall);
+	tcase_add_test(plot, plot_pressure);
 	tcase_add_test(plot, plot_empty);
 	tcase_add_test(plot, plot_without_gnuplot);
 	tcase_add_test(plot, plot_missing_dir);
 	tcase_add_test(sum, summary_stall);
 	tcase_add_test(sum, summary_pass);
+	tcase_add_test(sum, summary_pressure_lost);
 	tcase_add_test(sum, summary_why);
 	tcase_add_test(sum, summary_why_many_groups);
 	tcase_add_test(sum, summary_pass_with_evidence);

@@ -274,6 +274,105 @@ START_TEST(recorded_pass)
 }
 END_TEST
 
+/* ---- the pressure, on recorded runs ---- */
+
+static void load_recorded(const char *name, struct scenario *rsc)
+{
+	struct strbuf errs = STRBUF_INIT;
+	_cleanup_free_ char *ini = xasprintf("%s/timelines/%s.ini", FIXTURES_DIR, name);
+	_cleanup_free_ char *tl = xasprintf("%s/timelines/%s.jsonl", FIXTURES_DIR, name);
+
+	ck_assert_msg(scenario_load(ini, rsc, &errs) == 0, "%s", errs.buf);
+	strbuf_release(&errs);
+	ck_assert_int_eq(timeline_load(tl, rsc, &in, &bad), 0);
+	ck_assert_int_eq(bad, 0);
+	verdict_judge(&in, &v);
+}
+
+/* The default scenario's hog (48M) held through the takeover: still a PASS, and it says so. */
+START_TEST(recorded_pressure_held)
+{
+	struct scenario rsc;
+
+	load_recorded("pass-default", &rsc);
+	ck_assert_msg(v.cls == VERDICT_PASS, "%s: %s", verdict_name(v.cls), v.reason);
+	ck_assert(v.pr.judged && v.pr.ok);
+	ck_assert_int_eq(v.pr.n, 1);
+	ck_assert_str_eq(v.pr.nodes[0].node, "n1");
+	ck_assert_double_ge(v.pr.nodes[0].held, 0.9);
+	ck_assert_int_eq(v.pr.nodes[0].oom_kills, 0);
+	ck_assert_ptr_nonnull(strstr(v.reason, "memory pressure on n1 held"));
+	scenario_release(&rsc);
+}
+END_TEST
+
+/*
+ * loopback-deadlock.ini on the fixed series, recorded with the harness of
+ * 193c403 (before the hog was restarted): the kernel OOM-killed the hog
+ * 15 s after the fault and the takeover node had ~480M available from then
+ * on. That run said PASS; it did not test the loop-back mount under pressure.
+ */
+START_TEST(recorded_pressure_lost)
+{
+	struct scenario rsc;
+	const struct pressure_node *p;
+
+	load_recorded("pressure-lost-fixed", &rsc);
+	ck_assert_msg(v.cls == VERDICT_ERROR_PRESSURE_LOST, "%s: %s", verdict_name(v.cls), v.reason);
+	ck_assert_int_eq(verdict_exit_code(v.cls), 125);
+	ck_assert(v.pr.judged && !v.pr.ok);
+	p = &v.pr.nodes[0];
+	ck_assert_str_eq(p->node, "n1");
+	ck_assert_double_lt(p->held, 0.1);
+	ck_assert_int_eq(p->oom_kills, 1);
+	ck_assert_str_eq(p->oom_victim, "takeover-hog");
+	ck_assert_uint_ge(p->first_oom - in.t_fault, 15000);
+	ck_assert_uint_le(p->first_oom - in.t_fault, 17000);
+	ck_assert_int_eq(p->restarts, 0);
+	ck_assert_uint_ge(p->max_avail_kb, 450u << 10);
+	ck_assert_ptr_nonnull(strstr(v.reason, "held for only 7%"));
+	ck_assert_ptr_nonnull(strstr(v.reason, "1 OOM kill (first takeover-hog at +15.6s)"));
+	ck_assert_ptr_nonnull(strstr(v.reason, "otherwise: n1 took over and kept writing"));
+	/* The rule, not the recording, decides: with the check off, this run is the PASS it said. */
+	in.min_held = 0;
+	verdict_judge(&in, &v);
+	ck_assert_msg(v.cls == VERDICT_PASS, "%s: %s", verdict_name(v.cls), v.reason);
+	scenario_release(&rsc);
+}
+END_TEST
+
+/*
+ * The same scenario and kernel, recorded with the restarting hog: the
+ * pressure held (the hog kept MemAvailable under 32M) and the takeover node's
+ * Pacemaker daemons sat in reclaim_throttle behind NFS writeback to the dead
+ * server, so the group was not up within 4 min. At +241 s the kernel
+ * OOM-killed the hog; it came back 2 s later. A hang under pressure stays a
+ * FAIL, and says the share.
+ */
+START_TEST(recorded_pressure_back)
+{
+	struct scenario rsc;
+	const struct pressure_node *p;
+
+	load_recorded("pressure-back-fixed", &rsc);
+	ck_assert_msg(v.cls == VERDICT_FAIL_TAKEOVER_TIMEOUT, "%s: %s", verdict_name(v.cls), v.reason);
+	ck_assert(v.pr.judged && v.pr.ok);
+	p = &v.pr.nodes[0];
+	ck_assert_str_eq(p->node, "n1");
+	ck_assert_double_ge(p->held, 0.95);
+	ck_assert_int_eq(p->oom_kills, 1);
+	ck_assert_str_eq(p->oom_victim, "takeover-hog");
+	ck_assert_uint_ge(p->first_oom - in.t_fault, 240000);
+	ck_assert_int_eq(p->restarts, 1);
+	ck_assert_ptr_nonnull(strstr(v.reason, "memory pressure on n1 held 99%"));
+	/* Not even with the check off does a hang turn into anything else. */
+	in.min_held = 0;
+	verdict_judge(&in, &v);
+	ck_assert_msg(v.cls == VERDICT_FAIL_TAKEOVER_TIMEOUT, "%s: %s", verdict_name(v.cls), v.reason);
+	scenario_release(&rsc);
+}
+END_TEST
+
 /* ---- synthetic timelines ---- */
 
 enum fence_outcome { FENCE_OK, FENCE_FAILED, FENCE_FAILED_THEN_OK, FENCE_FAILED_OTHER };
@@ -888,6 +987,56 @@ START_TEST(verify_loaded)
 }
 END_TEST
 
+static void sample_line(FILE *f, const char *node, uint64_t t, uint64_t avail_kb, uint64_t oom_kill)
+{
+	line(f, "{\"t\":%llu,\"ev\":\"sample\",\"node\":\"%s\",\"memtotal\":738560,\"memavail\":%llu,"
+		"\"oom_kill\":%llu,\"psi_some\":1.5,\"psi_full\":0.5}",
+	     (unsigned long long)t, node, (unsigned long long)avail_kb, (unsigned long long)oom_kill);
+}
+
+/*
+ * What the loader makes of the pressure's events: OOM kills counted from the
+ * vmstat counter (kills before the pressure started are not the pressure's;
+ * a reboot restarts the counter, which is a new base, not minus one kill),
+ * the console's name for the first, the hog's restarts.
+ */
+START_TEST(pressure_events_loaded)
+{
+	struct plan p = healthy();
+	FILE *f = write_plan(&p);
+	const struct vmemseries *m;
+	static const uint64_t oom[] = { 3, 3, 4, 4, 6, 0, 0, 1 };
+
+	sample_line(f, "n2", T_FAULT - 20000, 400u << 10, 2);
+	line(f, "{\"t\":%u,\"ev\":\"pressure-start\",\"node\":\"n2\"}", T_FAULT - 10000);
+	for (size_t i = 0; i < sizeof(oom) / sizeof(oom[0]); i++)
+		sample_line(f, "n2", T_FAULT - 9000 + i * 1000, 47u << 10, oom[i]);
+	line(f, "{\"t\":%u,\"ev\":\"kernel\",\"node\":\"n2\",\"class\":\"oom-kill\","
+		"\"severity\":\"info\",\"title\":\"OOM kill: takeover-hog\"}", T_FAULT - 7100);
+	line(f, "{\"t\":%u,\"ev\":\"kernel\",\"node\":\"n2\",\"class\":\"oom-kill\","
+		"\"severity\":\"info\",\"title\":\"OOM kill: systemd-journal\"}", T_FAULT - 5100);
+	line(f, "{\"t\":%u,\"ev\":\"pressure-restart\",\"node\":\"n2\",\"restart\":1}", T_FAULT - 6000);
+	line(f, "{\"t\":%u,\"ev\":\"pressure-restart\",\"node\":\"n2\",\"restart\":2}", T_FAULT - 4000);
+	load_and_judge(f);
+	m = verdict_mem_series(&in, "n2");
+	ck_assert(m->pressured);
+	ck_assert_uint_eq(m->t_start, T_FAULT - 10000);
+	ck_assert_uint_eq(m->n, 9);
+	ck_assert_uint_eq(m->s[0].avail_kb, 400u << 10);
+	ck_assert_uint_eq(m->s[0].total_kb, 738560);
+	/*
+	 * 2 before the pressure started are not its kills; then 3 (a kill
+	 * since the last sample), 4, 6, a reboot (0, a new base), then 1: five.
+	 */
+	ck_assert_int_eq(m->oom_kills, 5);
+	ck_assert_uint_eq(m->t_first_oom, T_FAULT - 9000);
+	ck_assert_str_eq(m->oom_victim, "takeover-hog");
+	ck_assert_int_eq(m->restarts, 2);
+	/* a node without a pressure-start is not pressured, even with samples */
+	ck_assert(!verdict_mem_series(&in, "n3")->pressured);
+}
+END_TEST
+
 static Suite *timeline_suite(void)
 {
 	Suite *s = suite_create("timeline");
@@ -911,12 +1060,16 @@ static Suite *timeline_suite(void)
 	tcase_add_test(write, open_fails_cleanly);
 	tcase_add_test(write, load_missing_file);
 	tcase_add_test(recorded, recorded_pass);
+	tcase_add_test(recorded, recorded_pressure_held);
+	tcase_add_test(recorded, recorded_pressure_lost);
+	tcase_add_test(recorded, recorded_pressure_back);
 	tcase_add_test(synth, synthetic_pass);
 	tcase_add_test(synth, malformed_lines_skipped);
 	tcase_add_test(synth, error_event_is_error);
 	tcase_add_test(synth, no_fault_is_error);
 	tcase_add_test(synth, agent_restart_is_error);
 	tcase_add_test(synth, verify_loaded);
+	tcase_add_test(synth, pressure_events_loaded);
 	tcase_add_test(fence, fence_failed_is_error);
 	tcase_add_test(fence, fence_failed_then_ok_is_timeout);
 	tcase_add_test(fence, fence_ok_at_deadline_is_timeout);

@@ -559,12 +559,192 @@ START_TEST(names_and_codes)
 		{ VERDICT_FAIL_DATA_LOSS, "FAIL-DATA-LOSS", 1 },
 		{ VERDICT_FAIL_KERNEL, "FAIL-KERNEL", 1 },
 		{ VERDICT_ERROR, "ERROR", 125 },
+		{ VERDICT_ERROR_PRESSURE_LOST, "ERROR-PRESSURE-LOST", 125 },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		ck_assert_str_eq(verdict_name(t[i].c), t[i].name);
 		ck_assert_int_eq(verdict_exit_code(t[i].c), t[i].code);
 	}
+}
+END_TEST
+
+/* ---- the memory pressure the scenario asks for ---- */
+
+#define TARGET_KB (48u << 10) /* the default [pressure] available, 48M */
+#define TOTAL_KB 738560u      /* MemTotal of a 768M guest, as sampled */
+
+/*
+ * n2 is pressured from 10 s before the fault (its ramp ends at the fault):
+ * MemAvailable at the target, except from lost_at (ms after the fault) on,
+ * when the OOM killer took the hog and MemAvailable went to 470M, until
+ * back_at (-1: never), when a restarted hog had ramped up again.
+ */
+static void add_pressure(int64_t lost_at, int64_t back_at, uint64_t end)
+{
+	struct vmemseries *m = verdict_mem_series(&in, "n2");
+
+	m->pressured = true;
+	m->t_start = T_FAULT - in.ramp;
+	for (uint64_t t = m->t_start; t <= end; t += STEP) {
+		int64_t dt = (int64_t)t - (int64_t)T_FAULT;
+		bool lost = lost_at >= 0 && dt >= lost_at && (back_at < 0 || dt < back_at);
+		verdict_add_mem(&in, "n2", t, lost ? 470u << 10 : TARGET_KB - 1024, TOTAL_KB);
+	}
+	if (lost_at >= 0) {
+		m->oom_kills = 1;
+		m->t_first_oom = T_FAULT + (uint64_t)lost_at;
+		snprintf(m->oom_victim, sizeof(m->oom_victim), "takeover-hog");
+		m->restarts = back_at >= 0;
+	}
+}
+
+static void judge_pressured(struct plan p, int64_t lost_at, int64_t back_at)
+{
+	build(&p);
+	add_pressure(lost_at, back_at, in.t_end);
+	verdict_judge(&in, &v);
+}
+
+START_TEST(pressure_held_passes)
+{
+	judge_pressured(healthy(), -1, -1);
+	assert_class(VERDICT_PASS, "n2");
+	ck_assert(v.pr.judged);
+	ck_assert(v.pr.ok);
+	ck_assert_int_eq(v.pr.n, 1);
+	ck_assert_double_eq_tol(v.pr.nodes[0].held, 1.0, 1e-9);
+	ck_assert_uint_eq(v.pr.from, T_FAULT);
+	ck_assert_uint_eq(v.pr.to, v.t_resume + in.observe);
+	ck_assert_uint_eq(v.pr.nodes[0].reach_kb, TARGET_KB + (16u << 10));
+	ck_assert_ptr_nonnull(strstr(v.reason, "memory pressure on n2 held 100% of the judged window"));
+}
+END_TEST
+
+/* The hog OOM-killed 20 s after the fault and never back: not a test of the kernel under pressure. */
+START_TEST(pressure_lost_is_not_pass)
+{
+	judge_pressured(healthy(), 20000, -1);
+	assert_class(VERDICT_ERROR_PRESSURE_LOST, "n2");
+	ck_assert_int_eq(verdict_exit_code(v.cls), 125);
+	ck_assert(!v.pr.ok);
+	/* held from the fault to +20 s of a window that ends at resume (+66 s) + observe */
+	ck_assert_double_eq_tol(v.pr.nodes[0].held, 20000.0 / (66000.0 + (double)in.observe), 1e-3);
+	ck_assert_uint_eq(v.pr.nodes[0].first_lost, T_FAULT + 20000);
+	ck_assert_ptr_nonnull(strstr(v.reason, "held for only 16%"));
+	ck_assert_ptr_nonnull(strstr(v.reason, "min_held 90%"));
+	ck_assert_ptr_nonnull(strstr(v.reason, "1 OOM kill (first takeover-hog at +20.0s)"));
+	ck_assert_ptr_nonnull(strstr(v.reason, "from +20.0s"));
+	/* what it would have been says what the kernel did meanwhile */
+	ck_assert_ptr_nonnull(strstr(v.reason, "otherwise: n2 took over"));
+}
+END_TEST
+
+/* Killed at +20 s, back at +27 s: 7 s out of 126 s is within the default 90 %. */
+START_TEST(pressure_back_in_time_passes)
+{
+	judge_pressured(healthy(), 20000, 27000);
+	assert_class(VERDICT_PASS, "n2");
+	ck_assert_double_eq_tol(v.pr.nodes[0].held, 1.0 - 7000.0 / (66000.0 + (double)in.observe), 1e-3);
+	ck_assert_uint_eq(v.pr.nodes[0].longest_lost, 7000);
+	ck_assert_int_eq(v.pr.nodes[0].restarts, 1);
+}
+END_TEST
+
+START_TEST(pressure_min_held_zero_not_checked)
+{
+	in.min_held = 0;
+	judge_pressured(healthy(), 20000, -1);
+	assert_class(VERDICT_PASS, "n2");
+	ck_assert(v.pr.ok);
+	ck_assert(v.pr.judged); /* still measured and reported */
+}
+END_TEST
+
+/* A hang under pressure that did not hold is still a hang, and says how long it held. */
+START_TEST(pressure_lost_fail_keeps_class)
+{
+	struct plan p = healthy();
+
+	p.stall_from = 5000;
+	p.stall_len = in.max_stall * 2;
+	judge_pressured(p, 20000, -1);
+	assert_class(VERDICT_FAIL_STALL, "n2");
+	ck_assert(!v.pr.ok);
+	ck_assert_ptr_nonnull(strstr(v.reason, "; memory pressure on n2 held 16% of the judged window"));
+}
+END_TEST
+
+/* No resume: the window ends at takeover_timeout. */
+START_TEST(pressure_window_of_timeout)
+{
+	struct plan p = healthy();
+
+	p.resume_at = -1;
+	judge_pressured(p, -1, -1);
+	assert_class(VERDICT_FAIL_TAKEOVER_TIMEOUT, "n2");
+	ck_assert_uint_eq(v.pr.to, T_FAULT + in.takeover_timeout);
+	ck_assert_ptr_nonnull(strstr(v.reason, "held 100%"));
+}
+END_TEST
+
+/* Samples stop (the node rebooted): the silence beyond SAMPLE_STALE_MS counts as lost. */
+START_TEST(pressure_unsampled_is_lost)
+{
+	struct plan p = healthy();
+	struct vmemseries *m;
+
+	build(&p);
+	add_pressure(-1, -1, T_FAULT + 30000);
+	m = verdict_mem_series(&in, "n2");
+	ck_assert_uint_eq(m->s[m->n - 1].t, T_FAULT + 30000);
+	verdict_judge(&in, &v);
+	assert_class(VERDICT_ERROR_PRESSURE_LOST, "n2");
+	ck_assert_uint_eq(v.pr.nodes[0].unsampled_ms, v.pr.to - (T_FAULT + 30000 + 3000));
+	ck_assert_ptr_nonnull(strstr(v.reason, "without a sample"));
+}
+END_TEST
+
+/* A percentage target is resolved against each sample's MemTotal. */
+START_TEST(pressure_percent_target)
+{
+	in.available = (struct memtarget){ .is_percent = true, .percent = 5 };
+	judge_pressured(healthy(), -1, -1);
+	assert_class(VERDICT_PASS, "n2");
+	ck_assert_uint_eq(v.pr.nodes[0].reach_kb, TOTAL_KB * 5 / 100 + (16u << 10));
+}
+END_TEST
+
+/* Pressure that starts late (start = after): judged from the end of its ramp. */
+START_TEST(pressure_window_from_ramp_end)
+{
+	struct plan p = healthy();
+	struct vmemseries *m;
+
+	build(&p);
+	add_pressure(-1, -1, in.t_end);
+	m = verdict_mem_series(&in, "n2");
+	m->t_start = T_FAULT + 70000;
+	verdict_judge(&in, &v);
+	ck_assert_uint_eq(v.pr.from, T_FAULT + 70000 + in.ramp);
+}
+END_TEST
+
+/* The victim's hog dies with it: only surviving pressured nodes are judged. */
+START_TEST(pressure_victim_not_judged)
+{
+	struct plan p = healthy();
+	struct vmemseries *m;
+
+	build(&p);
+	m = verdict_mem_series(&in, "n1");
+	m->pressured = true;
+	m->t_start = 1000;
+	verdict_add_mem(&in, "n1", 2000, TARGET_KB, TOTAL_KB);
+	verdict_judge(&in, &v);
+	assert_class(VERDICT_PASS, "n2");
+	ck_assert(!v.pr.judged);
+	ck_assert_ptr_null(strstr(v.reason, "pressure"));
 }
 END_TEST
 
@@ -608,6 +788,19 @@ static Suite *verdict_suite(void)
 	tcase_add_test(prec, precedence_data_loss_over_timeout);
 	tcase_add_test(prec, precedence_timeout_over_stall);
 	tcase_add_test(prec, precedence_stall_over_livelock);
+	TCase *press = tcase_create("pressure");
+	tcase_add_checked_fixture(press, setup, teardown);
+	tcase_add_test(press, pressure_held_passes);
+	tcase_add_test(press, pressure_lost_is_not_pass);
+	tcase_add_test(press, pressure_back_in_time_passes);
+	tcase_add_test(press, pressure_min_held_zero_not_checked);
+	tcase_add_test(press, pressure_lost_fail_keeps_class);
+	tcase_add_test(press, pressure_window_of_timeout);
+	tcase_add_test(press, pressure_unsampled_is_lost);
+	tcase_add_test(press, pressure_percent_target);
+	tcase_add_test(press, pressure_window_from_ramp_end);
+	tcase_add_test(press, pressure_victim_not_judged);
+	suite_add_tcase(s, press);
 	suite_add_tcase(s, pass);
 	suite_add_tcase(s, fail);
 	suite_add_tcase(s, prec);
