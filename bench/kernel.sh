@@ -6,7 +6,8 @@
 #    is always a cache hit);
 #  - the detection rate on the known-bad kernel (K of N runs not PASS) and
 #    the false alarms on stock Debian 6.1 and on the fixed kernel, all with
-#    scenarios/loopback-deadlock.ini.
+#    scenarios/loopback-deadlock.ini, with the share of the judged window
+#    the memory pressure held and the OOM kills on the pressured node.
 # Usage: bench/kernel.sh [-n RUNS] [-k KERNELS] [TAKEOVER_BINARY]
 #   RUNS      runs per kernel (default 5; one run takes ~10 min under TCG)
 #   KERNELS   comma list of bad,stock,fixed (default all three), run interleaved
@@ -57,18 +58,20 @@ for i in $(seq 1 "$runs"); do
 		if [ -n "$rep" ]; then
 			jq -r --arg k "$k" --arg i "$i" --arg rc "$rc" \
 				'[$k, $i, .verdict.class, $rc, (.takeover.resume_s // "-"), (.why.hang_class // "-"),
-				  ([.why.blocked[]? | select((.tasks | test("nfsd")) and (.stack | index("nfs_release_folio")))] | length | if . > 0 then "yes" else "no" end)] | @tsv' \
+				  ([.why.blocked[]? | select((.tasks | test("nfsd")) and (.stack | index("nfs_release_folio")))] | length | if . > 0 then "yes" else "no" end),
+				  (if .pressure then (.pressure.held_pct | floor | tostring) + "%" else "-" end),
+				  (if .pressure then ([.pressure.nodes[].oom_kills] | add | tostring) else "-" end)] | @tsv' \
 				"$rep" >>"$out/table.tsv"
 		else
-			printf '%s\t%s\tno-report\t%s\t-\t-\t-\n' "$k" "$i" "$rc" >>"$out/table.tsv"
+			printf '%s\t%s\tno-report\t%s\t-\t-\t-\t-\t-\n' "$k" "$i" "$rc" >>"$out/table.tsv"
 		fi
 		tail -n 1 "$out/table.tsv"
 	done
 done
 
 echo
-printf '%-6s %-4s %-24s %-4s %-10s %-9s %s\n' kernel run verdict exit resume_s hang nfsd-in-nfs_release_folio
-sort -k1,1 -k2,2n "$out/table.tsv" | awk -F'\t' '{ printf "%-6s %-4s %-24s %-4s %-10s %-9s %s\n", $1, $2, $3, $4, $5, $6, $7 }'
+printf '%-6s %-4s %-24s %-4s %-10s %-9s %-5s %-5s %s\n' kernel run verdict exit resume_s hang held oom nfsd-in-nfs_release_folio
+sort -k1,1 -k2,2n "$out/table.tsv" | awk -F'\t' '{ printf "%-6s %-4s %-24s %-4s %-10s %-9s %-5s %-5s %s\n", $1, $2, $3, $4, $5, $6, $8, $9, $7 }'
 echo
 for k in "${order[@]}"; do
 	awk -F'\t' -v k="$k" '$1 == k { n++; if ($3 != "PASS") f++ }
