@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "console/console.h"
+#include "forensics/console/console.h"
 #include "util/xalloc.h"
 
 #define MAX_JUNK 4

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "console/console.h"
+#include "forensics/console/console.h"
 
 const struct report_phase report_phases[REPORT_NPHASES] = {
 	{ "seen_offline", "failure seen", offsetof(struct phases, seen_offline) },

@@ -12,8 +12,8 @@
 #include <stdio.h>
 
 #include "forensics/forensics.h"
-#include "scenario.h"
-#include "verdict.h"
+#include "scenario/scenario.h"
+#include "verdict/verdict.h"
 
 #define REPORT_SCHEMA_VERSION 1
 #define REPORT_MAX_STEPS 24

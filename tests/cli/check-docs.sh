@@ -28,7 +28,7 @@ if [ ! -f "$doc" ]; then
 fi
 if ! diff -u "$doc" "$tmp" >&2; then
 	echo >&2
-	echo "FAIL: $doc is stale: the option table in harness/scenario.c changed." >&2
+	echo "FAIL: $doc is stale: the option table in harness/scenario/scenario.c changed." >&2
 	echo "Run 'cmake --build build --target docs' and commit the result." >&2
 	exit 1
 fi

@@ -16,7 +16,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "channel.h"
+#include "run/channel.h"
 #include "util/xalloc.h"
 
 static char dir[] = "/tmp/takeover-test-channel.XXXXXX";

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Serial-console classification (harness/console/): line cleaning, one
+ * Serial-console classification (harness/forensics/console/): line cleaning, one
  * classifier per family, and the tailer that turns a byte stream into
  * reports with syzkaller-style titles. Multi-line inputs are console logs
  * under tests/fixtures/console/ (README.md there says which are real), fed
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "console/console.h"
-#include "console/families.h"
+#include "forensics/console/console.h"
+#include "forensics/console/families.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

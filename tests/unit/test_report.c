@@ -18,12 +18,12 @@
 #include "forensics/forensics.h"
 #include "report/common.h"
 #include "report/report.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 #include "util/fs.h"
 #include "util/spawn.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
-#include "verdict.h"
+#include "verdict/verdict.h"
 
 #define T_FAULT 30000u
 #define RATE (1u << 20)

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

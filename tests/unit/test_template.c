@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cluster-config/ templates (harness/template.c): @NAME@ substitution, the
+ * cluster-config/ templates (harness/cluster/template.c): @NAME@ substitution, the
  * @@ escape, errors that name the template and line; and every real template
- * rendered with the variables harness/cluster.c provides, so a variable
+ * rendered with the variables harness/cluster/cluster.c provides, so a variable
  * added to a template but not to base_vars()/node_vars() (or misspelt) fails
  * here and not when a cluster comes up.
  */
@@ -14,11 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "scenario.h"
-#include "template.h"
+#include "scenario/scenario.h"
+#include "cluster/template.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
-#include "vm.h"
+#include "cluster/vm.h"
 
 static struct tmpl_vars vars;
 static struct strbuf out, err;
@@ -280,7 +280,7 @@ static void render_real(const char *name, struct strbuf *rendered)
 }
 
 /*
- * What harness/cluster.c's base_vars() and node_vars() set, for a cluster c1
+ * What harness/cluster/cluster.c's base_vars() and node_vars() set, for a cluster c1
  * of n nodes on the default subnet with the default scenario; keep the names
  * in step with those functions.
  */

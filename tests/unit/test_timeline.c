@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The timeline (harness/timeline.c) written and read back, and the verdict
- * judged on what it reads (harness/verdict.c):
+ * The timeline (harness/run/timeline.c) written and read back, and the verdict
+ * judged on what it reads (harness/verdict/verdict.c):
  *  - timeline_event: one JSON object a line, flushed as it is written;
  *  - the recorded PASS run tests/fixtures/timelines/pass-default.jsonl;
  *  - synthetic timelines, written as JSON lines to a temporary file and
@@ -20,12 +20,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "scenario.h"
-#include "timeline.h"
+#include "scenario/scenario.h"
+#include "run/timeline.h"
 #include "util/spawn.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
-#include "verdict.h"
+#include "verdict/verdict.h"
 
 #define T_FAULT 30000u
 #define STEP 1000u      /* the agent's progress period */

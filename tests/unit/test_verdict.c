@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 #include "util/strbuf.h"
-#include "verdict.h"
+#include "verdict/verdict.h"
 
 #define T_FAULT 30000u
 #define STEP 1000u         /* the agent's progress period */

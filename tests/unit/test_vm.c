@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "util/strbuf.h"
-#include "vm.h"
+#include "cluster/vm.h"
 
 #define DOMAIN_RNG "/usr/share/libvirt/schemas/domain.rng"
 #define STATE "/var/lib/takeover/clusters/c1"

@@ -1,7 +1,0 @@
-// SPDX-License-Identifier: GPL-2.0-only
-/* destroy: pull the plug on the NFS server, the way a dead host looks to the cluster. */
-#include "faults/faults.h"
-
-const struct fault fault_destroy = {
-	.kind = FAULT_DESTROY, .name = "destroy", .inject = fault_destroy_victim,
-};

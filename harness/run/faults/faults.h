@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef TAKEOVER_FAULTS_H
+#define TAKEOVER_FAULTS_H
+/*
+ * Fault injectors, one file each, listed in one table (faults.c). A fault
+ * acts on the victim node through libvirt or its agent; two-stage faults
+ * (block-loopback) also act on the takeover node once its writes resumed.
+ * unsupported() returns why a fault cannot run here instead of failing.
+ */
+#include "cluster/cluster.h"
+#include "scenario/scenario.h"
+
+struct fault_ctx {
+	struct cluster *c;
+	const struct scenario *sc;
+	struct node *victim;
+	struct node *takeover;
+};
+
+struct fault {
+	int kind; /* enum fault_kind */
+	const char *name;
+	const char *(*unsupported)(const struct fault_ctx *f);
+	int (*inject)(struct fault_ctx *f);
+	/* Called block_after past the takeover node's first resumed write; NULL: none. */
+	int (*after_resume)(struct fault_ctx *f);
+	/* Undoes whatever still acts on a surviving node before verification; NULL: none. */
+	int (*undo)(struct fault_ctx *f);
+};
+
+const struct fault *fault_for(int kind);
+
+/* Shared by the injectors. */
+int fault_domain(struct fault_ctx *f, virDomainPtr *dom);
+int fault_destroy_victim(struct fault_ctx *f);
+
+extern const struct fault fault_destroy, fault_crash, fault_panic, fault_freeze,
+	fault_block_loopback;
+
+#endif

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * freeze: pause the domain. The node is not dead, it just stops answering;
+ * the cluster must fence it (fence_virtd destroys the paused domain) before
+ * the group may move.
+ */
+#include <errno.h>
+
+#include "run/faults/faults.h"
+#include "util/log.h"
+
+static const char *unsupported(const struct fault_ctx *f)
+{
+	return f->sc->cluster.fencing ? NULL
+				      : "freeze needs [cluster] fencing = on: without fencing a frozen "
+					"server is never taken over";
+}
+
+static int inject(struct fault_ctx *f)
+{
+	virDomainPtr d;
+	int r = fault_domain(f, &d);
+
+	if (r < 0)
+		return r;
+	if (virDomainSuspend(d) < 0) {
+		log_error("fault freeze: suspend %s: %s", f->victim->domain, virGetLastErrorMessage());
+		r = -EIO;
+	}
+	virDomainFree(d);
+	return r;
+}
+
+const struct fault fault_freeze = {
+	.kind = FAULT_FREEZE, .name = "freeze", .unsupported = unsupported, .inject = inject,
+};

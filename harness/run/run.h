@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef TAKEOVER_RUN_H
+#define TAKEOVER_RUN_H
+/*
+ * `takeover run`: image -> cluster up -> writers -> steady state -> pressure
+ * -> fault -> takeover watched -> progress judged -> integrity verified ->
+ * verdict -> report -> down. One poll() loop (monitor.c) feeds the timeline;
+ * the verdict reads the timeline back.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cluster/cluster.h"
+#include "forensics/console/console.h"
+#include "forensics/capture.h"
+#include "forensics/forensics.h"
+#include "report/report.h"
+#include "scenario/scenario.h"
+#include "run/timeline.h"
+#include "verdict/verdict.h"
+
+struct run_opts {
+	const char *results_root; /* NULL: <datadir>/results */
+	const char *cache_dir;
+	const char *name;         /* cluster name; NULL: generated */
+	const char *kernel, *initrd, *modules, *kernel_tree; /* kernel under test overrides */
+	bool keep;                /* leave the cluster running */
+	bool keep_on_fail;        /* leave it running when the verdict is not PASS */
+	bool vmcore;              /* take a memory-only ELF dump of the node on trouble */
+	bool quiet;
+};
+
+struct run_node {
+	bool writer, hog;
+	bool writer_running, hog_running;
+	uint64_t acked_bytes, acked_records, records, errors;
+	uint64_t last_ack_t;      /* timeline ms of the last acked_bytes increase */
+	uint64_t first_progress_t;
+	int dom_state;
+	int console_fd;
+	struct console_tail tail;
+	uint64_t console_t;       /* timeline ms of the last console output */
+	struct cpu_ring cpu;      /* the domain's vCPU time, sampled every second */
+	double psi_some, psi_full; /* memory pressure avg10 in %, from the last sample */
+	int hog_starts;            /* how often its hog was started (restarts: hog_starts - 1) */
+	uint64_t hog_restart_t;    /* timeline ms at which to start the hog again; 0: none due */
+	struct oom_counter oom;    /* its vmstat oom_kill, as last sampled */
+};
+
+struct run {
+	const struct scenario *sc;
+	struct run_opts o;
+	struct cluster c;
+	bool cluster_up;
+	char run_id[64];
+	char *dir;
+	struct timeline tl;
+	struct run_node nodes[SCENARIO_MAX_NODES];
+	int victim, takeover; /* node ids, 0 until chosen */
+	bool group_moves;     /* the victim runs the NFS group */
+	bool pressure_after_done;
+	bool pressure_on;     /* hogs started and not yet stopped: an exited hog is restarted */
+	/* the asynchronous crm_mon poll */
+	int crm_node;
+	unsigned crm_id;
+	uint64_t crm_sent, crm_next;
+	struct crm_status crm_last;
+	bool crm_have;
+	/* fault state */
+	bool fault_fired;
+	uint64_t t_fault, t_resume, t_after_resume_done;
+	uint64_t t_nfsd_takeover; /* nfsd first seen started on the takeover node after the fault */
+	bool after_resume_done;
+	uint64_t next_progress_line, next_domain_poll;
+	char error[256];          /* first infrastructure error */
+	struct forensics fx;      /* evidence captured on trouble */
+};
+
+/* Runs sc; returns the exit code; *result_dir (when not NULL) gets results/<run-id> or NULL. */
+int run_scenario(const struct scenario *sc, const struct run_opts *o, char **result_dir);
+
+/* monitor.c: the event loop and its handlers. */
+void monitor_init(struct run *r);
+void monitor_release(struct run *r);
+/* Runs the loop until done(r) is true or the deadline (timeline ms) passes. 0, -ETIMEDOUT, -EINTR. */
+int monitor_until(struct run *r, uint64_t deadline, bool (*done)(struct run *r));
+void monitor_start_crm_poll(struct run *r, int node);
+
+/* Starts the memory hog on node index i (a restart once it ran before). 0 or -errno. */
+int run_start_hog(struct run *r, int i);
+
+/* evidence.c: sysrq-w/m/t (and a vmcore with --vmcore) from node, once per run. */
+int evidence_capture(struct run *r, int node, const char *reason);
+
+#endif

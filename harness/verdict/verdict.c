@@ -1,0 +1,618 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "verdict/verdict.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/exitcode.h"
+#include "util/strbuf.h"
+#include "util/units.h"
+#include "util/xalloc.h"
+
+/*
+ * Acks that were in flight when the fault hit, or reported a little late (the
+ * agent reports once a second), do not count as "resumed".
+ */
+#define RESUME_GRACE_MS 3000
+
+static const char *const names[] = {
+	[VERDICT_PASS] = "PASS",
+	[VERDICT_FAIL_TAKEOVER_TIMEOUT] = "FAIL-TAKEOVER-TIMEOUT",
+	[VERDICT_FAIL_STALL] = "FAIL-STALL",
+	[VERDICT_FAIL_LIVELOCK] = "FAIL-LIVELOCK",
+	[VERDICT_FAIL_DATA_LOSS] = "FAIL-DATA-LOSS",
+	[VERDICT_FAIL_KERNEL] = "FAIL-KERNEL",
+	[VERDICT_ERROR] = "ERROR",
+	[VERDICT_ERROR_PRESSURE_LOST] = "ERROR-PRESSURE-LOST",
+};
+
+const char *verdict_name(enum verdict_class c)
+{
+	return names[c];
+}
+
+bool verdict_is_error(enum verdict_class c)
+{
+	return c == VERDICT_ERROR || c == VERDICT_ERROR_PRESSURE_LOST;
+}
+
+int verdict_exit_code(enum verdict_class c)
+{
+	return c == VERDICT_PASS ? TK_EXIT_PASS : verdict_is_error(c) ? TK_EXIT_SKIP : TK_EXIT_FAIL;
+}
+
+void verdict_input_init(struct verdict_input *in, const struct scenario *sc)
+{
+	memset(in, 0, sizeof(*in));
+	in->steady_time = sc->verdict.steady_time;
+	in->takeover_timeout = sc->verdict.takeover_timeout;
+	in->observe = sc->verdict.observe;
+	in->max_stall = sc->verdict.max_stall;
+	in->min_rate = sc->verdict.min_rate;
+	in->available = sc->pressure.available;
+	in->tolerance = sc->pressure.tolerance;
+	in->ramp = sc->pressure.ramp;
+	in->min_held = sc->pressure.min_held;
+}
+
+void verdict_input_release(struct verdict_input *in)
+{
+	for (int i = 0; i < in->nnodes; i++)
+		free(in->nodes[i].s);
+	for (int i = 0; i < in->nmem; i++)
+		free(in->mem[i].s);
+	free(in->crm);
+	memset(in, 0, sizeof(*in));
+}
+
+struct vseries *verdict_series(struct verdict_input *in, const char *node)
+{
+	for (int i = 0; i < in->nnodes; i++)
+		if (!strcmp(in->nodes[i].node, node))
+			return &in->nodes[i];
+	if (in->nnodes == SCENARIO_MAX_NODES)
+		return NULL;
+	struct vseries *s = &in->nodes[in->nnodes++];
+	snprintf(s->node, sizeof(s->node), "%s", node);
+	return s;
+}
+
+void verdict_add_sample(struct verdict_input *in, const char *node, uint64_t t, uint64_t acked_bytes)
+{
+	struct vseries *s = verdict_series(in, node);
+
+	if (!s)
+		return;
+	if (s->n == s->alloc) {
+		s->alloc = s->alloc ? s->alloc * 2 : 256;
+		s->s = xrealloc(s->s, s->alloc * sizeof(*s->s));
+	}
+	s->s[s->n++] = (struct vsample){ t, acked_bytes };
+}
+
+uint64_t oom_counter_add(struct oom_counter *c, uint64_t value)
+{
+	uint64_t n = c->have && value > c->last ? value - c->last : 0;
+
+	c->have = true;
+	c->last = value;
+	return n;
+}
+
+struct vmemseries *verdict_mem_series(struct verdict_input *in, const char *node)
+{
+	for (int i = 0; i < in->nmem; i++)
+		if (!strcmp(in->mem[i].node, node))
+			return &in->mem[i];
+	if (in->nmem == SCENARIO_MAX_NODES)
+		return NULL;
+	struct vmemseries *m = &in->mem[in->nmem++];
+	snprintf(m->node, sizeof(m->node), "%s", node);
+	return m;
+}
+
+void verdict_add_mem(struct verdict_input *in, const char *node, uint64_t t, uint64_t avail_kb,
+		     uint64_t total_kb)
+{
+	struct vmemseries *m = verdict_mem_series(in, node);
+
+	if (!m)
+		return;
+	if (m->n == m->alloc) {
+		m->alloc = m->alloc ? m->alloc * 2 : 256;
+		m->s = xrealloc(m->s, m->alloc * sizeof(*m->s));
+	}
+	m->s[m->n++] = (struct vmem){ t, avail_kb, total_kb };
+}
+
+struct vcrm *verdict_add_crm(struct verdict_input *in)
+{
+	if (in->ncrm == in->crm_alloc) {
+		in->crm_alloc = in->crm_alloc ? in->crm_alloc * 2 : 64;
+		in->crm = xrealloc(in->crm, in->crm_alloc * sizeof(*in->crm));
+	}
+	memset(&in->crm[in->ncrm], 0, sizeof(in->crm[0]));
+	return &in->crm[in->ncrm++];
+}
+
+static const struct vseries *find_series(const struct verdict_input *in, const char *node)
+{
+	for (int i = 0; i < in->nnodes; i++)
+		if (!strcmp(in->nodes[i].node, node))
+			return &in->nodes[i];
+	return NULL;
+}
+
+/* acked_bytes as last reported at or before t (0 before the first sample). */
+static uint64_t acked_at(const struct vseries *s, uint64_t t)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < s->n && s->s[i].t <= t; i++)
+		v = s->s[i].acked_bytes;
+	return v;
+}
+
+/*
+ * First report after `after` whose acked_bytes exceeds the value at `after`.
+ * The base is taken at `after`, not at the fault: an ack that was in flight
+ * when the fault hit lands within the grace, and the agent then repeats that
+ * total every second; measured from the fault, that repetition would look
+ * like the writer resuming.
+ */
+/*
+ * No write can complete while the group is not running anywhere: progress
+ * reported before the last Pacemaker poll that showed the group down (after
+ * the fault) is a late report of an earlier write, not a resumption.
+ */
+static uint64_t server_back_after(const struct verdict_input *in)
+{
+	uint64_t bound = in->t_fault + RESUME_GRACE_MS;
+
+	for (size_t i = 0; i < in->ncrm; i++) {
+		const struct vcrm *c = &in->crm[i];
+		bool down = !c->group_started || !strcmp(c->group_node, in->victim);
+		if (c->t > in->t_fault && down && c->t > bound)
+			bound = c->t;
+		if (c->t > in->t_fault && c->group_started && strcmp(c->group_node, in->victim))
+			break;
+	}
+	return bound;
+}
+
+static uint64_t first_progress_after(const struct vseries *s, uint64_t after)
+{
+	uint64_t base = acked_at(s, after);
+
+	for (size_t i = 0; i < s->n; i++)
+		if (s->s[i].t > after && s->s[i].acked_bytes > base)
+			return s->s[i].t;
+	return 0;
+}
+
+/* Longest time in [from, to] without an increase of acked_bytes. */
+static uint64_t longest_gap(const struct vseries *s, uint64_t from, uint64_t to)
+{
+	uint64_t last_change = from, gap = 0, prev = acked_at(s, from);
+
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->s[i].t <= from || s->s[i].t > to)
+			continue;
+		if (s->s[i].acked_bytes > prev) {
+			if (s->s[i].t - last_change > gap)
+				gap = s->s[i].t - last_change;
+			last_change = s->s[i].t;
+			prev = s->s[i].acked_bytes;
+		}
+	}
+	if (to - last_change > gap)
+		gap = to - last_change;
+	return gap;
+}
+
+static void compute_phases(const struct verdict_input *in, struct verdict *v)
+{
+	struct phases *p = &v->ph;
+	int64_t *slots[] = { &p->seen_offline, &p->fenced, &p->fs_mounted, &p->nfsd_started,
+			     &p->export_up, &p->ip_up, &p->group_started, &p->first_remote_write,
+			     &p->first_loopback_write };
+
+	for (size_t i = 0; i < sizeof(slots) / sizeof(slots[0]); i++)
+		*slots[i] = -1;
+	if (!in->fault_fired)
+		return;
+	for (size_t i = 0; i < in->ncrm; i++) {
+		const struct vcrm *c = &in->crm[i];
+		int64_t dt = (int64_t)c->t - (int64_t)in->t_fault;
+		bool here = !strcmp(c->group_node, in->takeover);
+		if (c->t < in->t_fault)
+			continue;
+#define FIRST(slot, cond) do { if ((cond) && (slot) < 0) (slot) = dt; } while (0)
+		FIRST(p->seen_offline, !c->victim_online);
+		FIRST(p->fenced, c->fenced);
+		FIRST(p->fs_mounted, c->fs && here);
+		FIRST(p->nfsd_started, c->nfsd && here);
+		FIRST(p->export_up, c->export_ && here);
+		FIRST(p->ip_up, c->ip && here);
+		FIRST(p->group_started, c->group_started && here);
+#undef FIRST
+	}
+	for (int i = 0; i < in->nnodes; i++) {
+		const struct vseries *s = &in->nodes[i];
+		uint64_t t;
+		if (!strcmp(s->node, in->victim))
+			continue;
+		t = first_progress_after(s, server_back_after(in));
+		if (!t)
+			continue;
+		int64_t *slot = !strcmp(s->node, in->takeover) ? &p->first_loopback_write
+							       : &p->first_remote_write;
+		if (*slot < 0 || (int64_t)(t - in->t_fault) < *slot)
+			*slot = (int64_t)(t - in->t_fault);
+	}
+}
+
+static bool fail(struct verdict *v, enum verdict_class c, const char *node, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static bool fail(struct verdict *v, enum verdict_class c, const char *node, const char *fmt, ...)
+{
+	va_list ap;
+
+	v->cls = c;
+	snprintf(v->node, sizeof(v->node), "%s", node ? node : "");
+	va_start(ap, fmt);
+	vsnprintf(v->reason, sizeof(v->reason), fmt, ap);
+	va_end(ap);
+	return true;
+}
+
+static bool judge_integrity(const struct verdict_input *in, struct verdict *v)
+{
+	/* The victim's reports count until it was killed on purpose. */
+	for (int i = 0; i < in->nkernel; i++)
+		if (strcmp(in->kernel[i].node, in->victim) || in->kernel[i].t < in->t_fault)
+			return fail(v, VERDICT_FAIL_KERNEL, in->kernel[i].node, "%s on %s: %s",
+				    in->kernel[i].cls, in->kernel[i].node, in->kernel[i].title);
+	for (int i = 0; i < in->nverify; i++)
+		if (in->verify[i].ran && (in->verify[i].missing || in->verify[i].corrupt))
+			return fail(v, VERDICT_FAIL_DATA_LOSS, in->verify[i].node,
+				    "writer %s: %llu acknowledged records missing, %llu corrupt (%s)",
+				    in->verify[i].node, (unsigned long long)in->verify[i].missing,
+				    (unsigned long long)in->verify[i].corrupt, in->verify[i].detail);
+	return false;
+}
+
+/* Fencing of the victim failed after the fault and never succeeded within the timeout. */
+static bool victim_fence_failed(const struct verdict_input *in)
+{
+	bool failed = false;
+
+	for (size_t i = 0; i < in->ncrm; i++) {
+		const struct vcrm *c = &in->crm[i];
+		if (c->t < in->t_fault || c->t > in->t_fault + in->takeover_timeout)
+			continue;
+		if (c->fenced)
+			return false;
+		failed |= c->fence_failed;
+	}
+	return failed;
+}
+
+/*
+ * When the cluster fenced the takeover node itself after the fault (it
+ * stopped answering while taking over: the typical end of a loop-back
+ * deadlock in a real cluster), ms after the fault; -1 when it did not. The
+ * fence history is not time-stamped here: a fencing already listed before
+ * the fault does not count.
+ */
+static int64_t takeover_fenced_at(const struct verdict_input *in)
+{
+	bool before = false;
+
+	for (size_t i = 0; i < in->ncrm; i++) {
+		const struct vcrm *c = &in->crm[i];
+		if (c->t < in->t_fault)
+			before = c->takeover_fenced;
+		else if (c->takeover_fenced && !before)
+			return (int64_t)(c->t - in->t_fault);
+	}
+	return -1;
+}
+
+static bool judge_takeover(const struct verdict_input *in, struct verdict *v,
+			   const struct vseries *tk)
+{
+	char lim[32];
+	uint64_t deadline = in->t_fault + in->takeover_timeout;
+	uint64_t resume = tk ? first_progress_after(tk, server_back_after(in)) : 0;
+
+	format_duration_ms(in->takeover_timeout, lim, sizeof(lim));
+	bool group_late = v->ph.group_started < 0 || (uint64_t)v->ph.group_started > in->takeover_timeout;
+
+	if (group_late && victim_fence_failed(in))
+		/* Pacemaker rightly refuses to move the group; the fencing set-up failed, not the kernel. */
+		return fail(v, VERDICT_ERROR, in->victim,
+			    "fencing %s failed and the NFS group could not move: cannot judge the kernel "
+			    "(see fence_virtd.out in the cluster's state directory)",
+			    in->victim);
+	/* Not moved or not resumed yet, and the run ended before the deadline: cut short. */
+	if ((v->ph.group_started < 0 || !resume) && in->t_end < deadline)
+		return fail(v, VERDICT_ERROR, in->takeover,
+			    "the run ended %.0fs after the fault, before takeover_timeout (%s) passed",
+			    (double)(in->t_end - in->t_fault) / 1000.0, lim);
+	if (group_late) {
+		int64_t tk_fenced = takeover_fenced_at(in);
+		if (tk_fenced >= 0)
+			return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
+				    "the NFS group was not running on %s within %s of the fault: the cluster "
+				    "had fenced %s itself %.0fs after the fault (it stopped responding while taking over)",
+				    in->takeover, lim, in->takeover, (double)tk_fenced / 1000.0);
+		return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
+			    "the NFS group was not running on %s within %s of the fault", in->takeover, lim);
+	}
+	v->t_resume = resume;
+	if (!v->t_resume || v->t_resume > deadline)
+		return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
+			    "loop-back writes on %s did not resume within %s of the fault", in->takeover,
+			    lim);
+	return false;
+}
+
+static bool judge_progress(const struct verdict_input *in, struct verdict *v,
+			   const struct vseries *tk)
+{
+	uint64_t end = v->t_resume + in->observe;
+	char gap[32], lim[32], obs[32];
+
+	if (in->t_end < end)
+		return fail(v, VERDICT_ERROR, in->takeover,
+			    "the run ended %llums before the observe window closed",
+			    (unsigned long long)(end - in->t_end));
+	v->max_gap = longest_gap(tk, v->t_resume, end);
+	v->window_bytes = acked_at(tk, end) - acked_at(tk, v->t_resume);
+	v->window_rate = (double)v->window_bytes * 1000.0 / (double)in->observe;
+	snprintf(gap, sizeof(gap), "%.1fs", (double)v->max_gap / 1000.0);
+	format_duration_ms(in->max_stall, lim, sizeof(lim));
+	format_duration_ms(in->observe, obs, sizeof(obs));
+	if (v->max_gap > in->max_stall)
+		return fail(v, VERDICT_FAIL_STALL, in->takeover,
+			    "loop-back writes on %s stalled for %s after resuming (max_stall %s)",
+			    in->takeover, gap, lim);
+	if (v->window_rate < (double)in->min_rate)
+		return fail(v, VERDICT_FAIL_LIVELOCK, in->takeover,
+			    "loop-back writes on %s progressed at %.0f B/s over %s, below min_rate %llu B/s",
+			    in->takeover, v->window_rate, obs, (unsigned long long)in->min_rate);
+	return false;
+}
+
+/* ---- the pressure the scenario asked for ---- */
+
+/*
+ * A sample older than this no longer tells the node's state: the agent
+ * samples every second, so a longer silence is a node that rebooted or an
+ * agent that could not report, and counts as pressure not shown to hold.
+ */
+#define SAMPLE_STALE_MS 3000
+
+/* MemAvailable, in kB, that is still within reach of the target for this sample. */
+static uint64_t reach_kb(const struct verdict_input *in, const struct vmem *m)
+{
+	uint64_t target = in->available.is_percent ? m->total_kb * in->available.percent / 100
+						   : in->available.bytes >> 10;
+
+	return target + (in->tolerance >> 10);
+}
+
+struct held_acc {
+	struct pressure_node *out;
+	uint64_t held, lost_start; /* lost_start: start of the stretch out of reach; 0: none open */
+	bool lost_open;
+};
+
+static void lost_end(struct held_acc *a, uint64_t t)
+{
+	if (!a->lost_open)
+		return;
+	if (t - a->lost_start > a->out->longest_lost)
+		a->out->longest_lost = t - a->lost_start;
+	a->lost_open = false;
+}
+
+static void lost_begin(struct held_acc *a, uint64_t t)
+{
+	if (a->lost_open)
+		return;
+	a->lost_open = true;
+	a->lost_start = t;
+	if (!a->out->first_lost)
+		a->out->first_lost = t;
+}
+
+/* [from, to) as the sample m (NULL: none yet) tells it. */
+static void account(const struct verdict_input *in, struct held_acc *a, const struct vmem *m,
+		    uint64_t from, uint64_t to)
+{
+	uint64_t fresh_to = m ? m->t + SAMPLE_STALE_MS : 0;
+
+	if (to <= from)
+		return;
+	if (m && fresh_to > from) {
+		uint64_t end = fresh_to < to ? fresh_to : to;
+		if (m->avail_kb <= reach_kb(in, m)) {
+			lost_end(a, from);
+			a->held += end - from;
+		} else {
+			lost_begin(a, from);
+			a->out->lost_ms += end - from;
+		}
+		from = end;
+	}
+	if (from < to) {
+		lost_begin(a, from);
+		a->out->lost_ms += to - from;
+		a->out->unsampled_ms += to - from;
+	}
+}
+
+static void pressure_share(const struct verdict_input *in, const struct vmemseries *m,
+			   uint64_t from, uint64_t to, struct pressure_node *out)
+{
+	struct held_acc a = { .out = out };
+	const struct vmem *prev = NULL;
+	uint64_t cur = from;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->node, sizeof(out->node), "%s", m->node);
+	snprintf(out->oom_victim, sizeof(out->oom_victim), "%s", m->oom_victim);
+	out->oom_kills = m->oom_kills;
+	out->first_oom = m->t_first_oom;
+	out->restarts = m->restarts;
+	for (size_t i = 0; i < m->n && m->s[i].t < to; i++) {
+		const struct vmem *s = &m->s[i];
+		if (s->t > from) {
+			account(in, &a, prev, cur, s->t);
+			cur = s->t;
+			if (s->avail_kb > out->max_avail_kb)
+				out->max_avail_kb = s->avail_kb;
+		}
+		prev = s;
+		out->reach_kb = reach_kb(in, s);
+	}
+	account(in, &a, prev, cur, to);
+	lost_end(&a, to);
+	out->held = (double)a.held / (double)(to - from);
+}
+
+/*
+ * The judged window: from the fault (or, when the pressure starts later or
+ * is still ramping, from the end of its ramp) to the end of the observe
+ * window, or of takeover_timeout when the writes never resumed.
+ */
+static void judge_pressure(const struct verdict_input *in, struct verdict *v)
+{
+	struct pressure_result *pr = &v->pr;
+	uint64_t from = in->t_fault, to;
+
+	pr->worst = -1;
+	if (!in->fault_fired)
+		return;
+	to = v->t_resume ? v->t_resume + in->observe : in->t_fault + in->takeover_timeout;
+	if (to > in->t_end)
+		to = in->t_end;
+	for (int i = 0; i < in->nmem; i++)
+		if (in->mem[i].pressured && in->mem[i].t_start + in->ramp > from)
+			from = in->mem[i].t_start + in->ramp;
+	if (to <= from)
+		return;
+	pr->from = from;
+	pr->to = to;
+	for (int i = 0; i < in->nmem; i++) {
+		if (!in->mem[i].pressured || !strcmp(in->mem[i].node, in->victim))
+			continue;
+		pressure_share(in, &in->mem[i], from, to, &pr->nodes[pr->n]);
+		if (pr->worst < 0 || pr->nodes[pr->n].held < pr->nodes[pr->worst].held)
+			pr->worst = pr->n;
+		pr->n++;
+	}
+	pr->judged = pr->n > 0;
+	pr->ok = !pr->judged || !in->min_held ||
+		 pr->nodes[pr->worst].held * 100.0 >= (double)in->min_held;
+}
+
+/* "memory pressure on n1 held 97% of the judged window" (nothing without pressure). */
+static void pressure_words(const struct verdict *v, struct strbuf *sb)
+{
+	const struct pressure_result *pr = &v->pr;
+
+	if (!pr->judged)
+		return;
+	strbuf_addf(sb, "memory pressure on %s held %.0f%% of the judged window",
+		    pr->nodes[pr->worst].node, pr->nodes[pr->worst].held * 100.0);
+}
+
+/* Why the pressure did not hold, for the ERROR-PRESSURE-LOST reason. */
+static void pressure_lost_reason(const struct verdict_input *in, struct verdict *v,
+				 const char *would_pass)
+{
+	const struct pressure_node *p = &v->pr.nodes[v->pr.worst];
+	char tol[32];
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	format_size(in->tolerance, tol, sizeof(tol));
+	strbuf_addf(&sb, "the memory pressure on %s held for only %.0f%% of the judged window "
+			 "(+%.1fs..+%.1fs after the fault; min_held %u%%): MemAvailable above %.0fM "
+			 "(the target + tolerance %s)",
+		    p->node, p->held * 100.0, (double)(v->pr.from - in->t_fault) / 1000.0,
+		    (double)(v->pr.to - in->t_fault) / 1000.0, in->min_held, (double)p->reach_kb / 1024.0,
+		    tol);
+	if (p->first_lost)
+		strbuf_addf(&sb, " from +%.1fs, %.1fs at the longest, up to %.0fM",
+			    ((double)p->first_lost - (double)in->t_fault) / 1000.0,
+			    (double)p->longest_lost / 1000.0, (double)p->max_avail_kb / 1024.0);
+	if (p->unsampled_ms)
+		strbuf_addf(&sb, ", %.1fs without a sample", (double)p->unsampled_ms / 1000.0);
+	if (p->oom_kills)
+		strbuf_addf(&sb, "; %d OOM kill%s (first %s at +%.1fs), hog restarted %d time%s",
+			    p->oom_kills, p->oom_kills == 1 ? "" : "s",
+			    p->oom_victim[0] ? p->oom_victim : "task",
+			    ((double)p->first_oom - (double)in->t_fault) / 1000.0, p->restarts,
+			    p->restarts == 1 ? "" : "s");
+	strbuf_addf(&sb, "; not a test of the kernel under pressure (otherwise: %s)", would_pass);
+	fail(v, VERDICT_ERROR_PRESSURE_LOST, p->node, "%s", sb.buf);
+}
+
+/* A FAIL keeps its class and says how long the pressure held; a PASS needs it to have held. */
+static void apply_pressure(const struct verdict_input *in, struct verdict *v)
+{
+	_cleanup_strbuf_ struct strbuf words = STRBUF_INIT;
+
+	judge_pressure(in, v);
+	pressure_words(v, &words);
+	if (!words.len)
+		return;
+	if (v->cls == VERDICT_PASS && !v->pr.ok) {
+		char was[sizeof(v->reason)];
+		snprintf(was, sizeof(was), "%s", v->reason);
+		pressure_lost_reason(in, v, was);
+		return;
+	}
+	size_t len = strlen(v->reason);
+	snprintf(v->reason + len, sizeof(v->reason) - len, "; %s", words.buf);
+}
+
+void verdict_judge(const struct verdict_input *in, struct verdict *v)
+{
+	const struct vseries *tk;
+
+	memset(v, 0, sizeof(*v));
+	compute_phases(in, v);
+	if (in->infra_error[0]) {
+		fail(v, VERDICT_ERROR, NULL, "%s", in->infra_error);
+		return;
+	}
+	if (judge_integrity(in, v)) {
+		apply_pressure(in, v);
+		return;
+	}
+	if (!in->fault_fired) {
+		fail(v, VERDICT_ERROR, NULL, "the fault was never injected");
+		return;
+	}
+	tk = find_series(in, in->takeover);
+	if (judge_takeover(in, v, tk) || judge_progress(in, v, tk)) {
+		if (v->cls != VERDICT_ERROR)
+			apply_pressure(in, v);
+		return;
+	}
+	v->cls = VERDICT_PASS;
+	snprintf(v->node, sizeof(v->node), "%s", in->takeover);
+	snprintf(v->reason, sizeof(v->reason),
+		 "%s took over and kept writing through its loop-back mount: resumed %.1fs after the "
+		 "fault, longest gap %.1fs, %.0f KiB/s",
+		 in->takeover, (double)(v->t_resume - in->t_fault) / 1000.0, (double)v->max_gap / 1000.0,
+		 v->window_rate / 1024.0);
+	apply_pressure(in, v);
+}
