@@ -108,7 +108,7 @@ static void status_text(struct cluster *c, const struct crm_status *st, bool hav
 	else if (st->group_started)
 		printf("  NFS group: started on %s (floating IP %s)\n", st->group_node, ip);
 	else
-		printf("  NFS group: NOT running (%d/4 members started)\n", st->group_members_started);
+		printf("  NFS group: NOT running (%d/%d members started)\n", st->group_members_started, CRM_N_MEMBERS);
 	if (!c->fencing)
 		printf("  fencing:   off\n");
 	else

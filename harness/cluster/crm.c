@@ -48,11 +48,13 @@ static void running_on(xmlNodePtr res, char *buf, size_t len)
 		}
 }
 
-const char *const crm_group_members[4] = { "shared_fs", "nfsd", "export", "vip" };
+const char *const crm_group_members[CRM_N_MEMBERS] = {
+	[CRM_FS] = "shared_fs", [CRM_NFSD] = "nfsd", [CRM_EXPORT] = "export", [CRM_VIP] = "vip",
+};
 
 static void member_slot(struct crm_status *st, const char *id, const char *node)
 {
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < CRM_N_MEMBERS; i++)
 		if (!strcmp(crm_group_members[i], id))
 			snprintf(st->member_node[i], sizeof(st->member_node[i]), "%s", node);
 }

@@ -13,6 +13,13 @@
 #define CRM_FENCE "fence_xvm"
 #define CRM_MAX_NODES 8
 
+/*
+ * The NFS group's members in start order, as cluster-config/cluster.crm.in
+ * names them ("group nfs_group shared_fs nfsd export vip"); crm_group_members[]
+ * has their ids. The timeline's crm events list where each runs in this order.
+ */
+enum crm_member { CRM_FS, CRM_NFSD, CRM_EXPORT, CRM_VIP, CRM_N_MEMBERS };
+
 struct crm_status {
 	int nodes_online;
 	char online[CRM_MAX_NODES][16];
@@ -22,7 +29,7 @@ struct crm_status {
 	bool fence_started;
 	char fence_node[16];
 	/* where each group member runs (empty: not started), in group order */
-	char member_node[4][16];
+	char member_node[CRM_N_MEMBERS][16];
 	/* nodes a fence_history event says were fenced successfully */
 	char fenced[CRM_MAX_NODES][16];
 	int nfenced;
@@ -38,7 +45,7 @@ int crm_parse_status(const char *xml, size_t len, struct crm_status *st);
 bool crm_node_online(const struct crm_status *st, const char *node);
 bool crm_node_fenced(const struct crm_status *st, const char *node);
 bool crm_node_fence_failed(const struct crm_status *st, const char *node);
-/* Group members in order: shared_fs, nfsd, export, vip. */
-extern const char *const crm_group_members[4];
+/* The resource id of each enum crm_member. */
+extern const char *const crm_group_members[CRM_N_MEMBERS];
 
 #endif

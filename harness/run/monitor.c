@@ -76,7 +76,7 @@ static void on_progress(struct run *r, int idx, char **w, int n)
 		rn->errors = (uint64_t)json_integer_value(json_object_get(f, "errors"));
 		/* Resumed: new acks while Pacemaker says the group runs on the takeover node. */
 		if (r->fault_fired && !r->t_resume && idx + 1 == r->takeover && rn->last_ack_t == now &&
-		    now > r->t_fault + 3000 && r->crm_have && r->crm_last.group_started &&
+		    now > r->t_fault + VERDICT_RESUME_GRACE_MS && r->crm_have && r->crm_last.group_started &&
 		    !strcmp(r->crm_last.group_node, r->c.nodes[r->takeover - 1].name))
 			r->t_resume = now;
 	}
@@ -148,7 +148,7 @@ static void on_crm_done(struct run *r, char **w, int n)
 	r->crm_last = st;
 	r->crm_have = true;
 	if (r->fault_fired && !r->t_nfsd_takeover && r->takeover &&
-	    !strcmp(st.member_node[1], r->c.nodes[r->takeover - 1].name))
+	    !strcmp(st.member_node[CRM_NFSD], r->c.nodes[r->takeover - 1].name))
 		r->t_nfsd_takeover = timeline_now(&r->tl);
 	f = json_object();
 	online = json_array();
@@ -156,7 +156,7 @@ static void on_crm_done(struct run *r, char **w, int n)
 	fenced = json_array();
 	for (int i = 0; i < st.nodes_online; i++)
 		json_array_append_new(online, json_string(st.online[i]));
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < CRM_N_MEMBERS; i++)
 		json_array_append_new(members, json_string(st.member_node[i]));
 	for (int i = 0; i < st.nfenced; i++)
 		json_array_append_new(fenced, json_string(st.fenced[i]));

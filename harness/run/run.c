@@ -373,10 +373,10 @@ static int inject_and_observe(struct run *r, struct fault_ctx *fc)
 
 	r->t_fault = timeline_now(&r->tl);
 	r->fault_fired = true;
-	json_object_set_new(fj, "kind", json_string(f->name));
+	json_object_set_new(fj, "kind", json_string(fault_kind_name(r->sc->fault.kind)));
 	json_object_set_new(fj, "takeover", json_string(fc->takeover->name));
 	timeline_event(&r->tl, "fault", fc->victim->name, fj);
-	log_info("fault: %s %s (takeover node %s)", f->name, fc->victim->name, fc->takeover->name);
+	log_info("fault: %s %s (takeover node %s)", fault_kind_name(r->sc->fault.kind), fc->victim->name, fc->takeover->name);
 	ret = f->inject(fc);
 	if (ret < 0)
 		return infra_error(r, ret, "the fault could not be injected");
@@ -409,7 +409,7 @@ static int inject_and_observe(struct run *r, struct fault_ctx *fc)
 		    timeline_now(&r->tl) >= r->t_resume + r->sc->fault.block_after) {
 			r->after_resume_done = true;
 			timeline_event(&r->tl, "fault-stage2", fc->takeover->name, NULL);
-			log_info("fault: %s second stage on %s", f->name, fc->takeover->name);
+			log_info("fault: %s second stage on %s", fault_kind_name(r->sc->fault.kind), fc->takeover->name);
 			if (f->after_resume(fc) < 0)
 				return infra_error(r, -EIO, "the fault's second stage failed");
 			continue;
@@ -656,7 +656,7 @@ static int scenario_steps(struct run *r, struct run_report *rep)
 	fc.victim = &r->c.nodes[r->victim - 1];
 	fc.takeover = &r->c.nodes[r->takeover - 1];
 	if (f->unsupported && f->unsupported(&fc))
-		return infra_error(r, -ENOTSUP, "fault %s: %s", f->name, f->unsupported(&fc));
+		return infra_error(r, -ENOTSUP, "fault %s: %s", fault_kind_name(r->sc->fault.kind), f->unsupported(&fc));
 	step_end(s, &clk, true, "victim %s, takeover node %s", fc.victim->name, fc.takeover->name);
 
 	s = step_begin(rep, "steady-state", &clk);
@@ -677,7 +677,7 @@ static int scenario_steps(struct run *r, struct run_report *rep)
 		step_end(s, &clk, false, "%s", r->error);
 		return ret;
 	}
-	step_end(s, &clk, true, "%s of %s", f->name, fc.victim->name);
+	step_end(s, &clk, true, "%s of %s", fault_kind_name(r->sc->fault.kind), fc.victim->name);
 	/* Undo first: a writer blocked by the fault cannot be stopped until it is lifted. */
 	if (f->undo)
 		f->undo(&fc);

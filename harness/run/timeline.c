@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster/crm.h"
 #include "util/spawn.h"
 
 int timeline_open(struct timeline *tl, const char *path, uint64_t t0)
@@ -95,10 +96,10 @@ static void load_crm(const json_t *o, uint64_t t, struct verdict_input *in)
 	c->fenced = in->victim[0] && in_array(json_object_get(o, "fenced"), in->victim);
 	c->fence_failed = in->victim[0] && in_array(json_object_get(o, "fence_failed"), in->victim);
 	c->takeover_fenced = tk[0] && in_array(json_object_get(o, "fenced"), tk);
-	c->fs = !strcmp(json_string_value(json_array_get(m, 0)) ?: "", tk);
-	c->nfsd = !strcmp(json_string_value(json_array_get(m, 1)) ?: "", tk);
-	c->export_ = !strcmp(json_string_value(json_array_get(m, 2)) ?: "", tk);
-	c->ip = !strcmp(json_string_value(json_array_get(m, 3)) ?: "", tk);
+	c->fs = !strcmp(json_string_value(json_array_get(m, CRM_FS)) ?: "", tk);
+	c->nfsd = !strcmp(json_string_value(json_array_get(m, CRM_NFSD)) ?: "", tk);
+	c->export_ = !strcmp(json_string_value(json_array_get(m, CRM_EXPORT)) ?: "", tk);
+	c->ip = !strcmp(json_string_value(json_array_get(m, CRM_VIP)) ?: "", tk);
 }
 
 /* The console's account of an OOM kill: whom it killed ("OOM kill: takeover-hog"). */

@@ -77,8 +77,9 @@ static const char *const accel_choices[] = { "auto", "kvm", "tcg", NULL };
 static const char *const nfsver_choices[] = { "3", "4.0", "4.1", "4.2", NULL };
 static const char *const mode_choices[] = { "buffered", "direct", "sync", NULL };
 static const char *const start_choices[] = { "before", "after", NULL };
-static const char *const fault_choices[] = { "destroy", "crash", "panic", "freeze", "block-loopback",
-					     NULL };
+#define FAULT_X_NAME(e, n, s) n,
+static const char *const fault_choices[] = { FAULT_LIST(FAULT_X_NAME) NULL };
+#undef FAULT_X_NAME
 
 static const struct opt options[] = {
 	{ "cluster", "nodes", OPT_INT, OFF(cluster.nodes), 2, SCENARIO_MAX_NODES, "3", NULL, 0,

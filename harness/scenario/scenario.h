@@ -18,7 +18,7 @@ enum accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 enum nfs_version { NFS_V3, NFS_V40, NFS_V41, NFS_V42 };
 enum write_mode { WRITE_BUFFERED, WRITE_DIRECT, WRITE_SYNC };
 enum pressure_start { PRESSURE_BEFORE, PRESSURE_AFTER };
-enum fault_kind { FAULT_DESTROY, FAULT_CRASH, FAULT_PANIC, FAULT_FREEZE, FAULT_BLOCK_LOOPBACK };
+#include "run/faults/list.h" /* enum fault_kind */
 
 /* A set of nodes named in a scenario: a keyword resolved at run time, or a list. */
 enum nodeset_kind { NODESET_NONE, NODESET_ALL, NODESET_TAKEOVER, NODESET_LIST };
@@ -125,7 +125,7 @@ const char *scenario_default_path(void);
 
 /* Printable names of enum values, shared with reports. */
 const char *nfs_version_name(int v);
-const char *fault_kind_name(int k);
+const char *fault_kind_name(int k); /* "destroy" for FAULT_DESTROY: its line in run/faults/list.h */
 const char *write_mode_name(int m);
 const char *accel_name(int a);
 /* The corosync token (ms) a cluster of this scenario runs with: [cluster] token,

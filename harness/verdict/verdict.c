@@ -11,12 +11,6 @@
 #include "util/units.h"
 #include "util/xalloc.h"
 
-/*
- * Acks that were in flight when the fault hit, or reported a little late (the
- * agent reports once a second), do not count as "resumed".
- */
-#define RESUME_GRACE_MS 3000
-
 static const char *const names[] = {
 	[VERDICT_PASS] = "PASS",
 	[VERDICT_FAIL_TAKEOVER_TIMEOUT] = "FAIL-TAKEOVER-TIMEOUT",
@@ -169,7 +163,7 @@ static uint64_t acked_at(const struct vseries *s, uint64_t t)
  */
 static uint64_t server_back_after(const struct verdict_input *in)
 {
-	uint64_t bound = in->t_fault + RESUME_GRACE_MS;
+	uint64_t bound = in->t_fault + VERDICT_RESUME_GRACE_MS;
 
 	for (size_t i = 0; i < in->ncrm; i++) {
 		const struct vcrm *c = &in->crm[i];

@@ -34,6 +34,15 @@ enum verdict_class {
 	VERDICT_ERROR_PRESSURE_LOST,
 };
 
+/*
+ * "Resumed" (the monitor's early stop, the verdict's phases and the tests all
+ * use this): a node resumed writing when it reports new acks more than this
+ * long after the fault, while Pacemaker has the group started away from the
+ * victim. Acks that were in flight when the fault hit, or reported a little
+ * late (the agent reports once a second), fall inside it.
+ */
+#define VERDICT_RESUME_GRACE_MS 3000
+
 #define VERDICT_MAX_KERNEL 32
 
 struct vsample {

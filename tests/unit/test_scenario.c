@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "run/faults/faults.h"
 #include "scenario/scenario.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -846,6 +847,26 @@ START_TEST(cmdline_length)
 }
 END_TEST
 
+/* Every [fault] kind a scenario may name has its plug-in, and each name parses to its kind. */
+START_TEST(every_fault_kind_has_plugin)
+{
+	for (int k = 0; k < FAULT_N; k++) {
+		const struct fault *f = fault_for(k);
+		struct scenario sc;
+		struct strbuf src = STRBUF_INIT, errs = STRBUF_INIT;
+
+		ck_assert_msg(f && f->inject, "fault kind %d (%s) has no plug-in", k, fault_kind_name(k));
+		strbuf_addf(&src, "[fault]\nkind = %s\n", fault_kind_name(k));
+		ck_assert_msg(scenario_parse("kinds.ini", src.buf, src.len, "/nonexistent", &sc, &errs) == 0, "%s", errs.buf);
+		ck_assert_int_eq(sc.fault.kind, k);
+		scenario_release(&sc);
+		strbuf_release(&src);
+		strbuf_release(&errs);
+	}
+	ck_assert_ptr_null(fault_for(FAULT_N));
+}
+END_TEST
+
 static Suite *scenario_suite(void)
 {
 	Suite *s = suite_create("scenario");
@@ -855,6 +876,7 @@ static Suite *scenario_suite(void)
 
 	tcase_add_loop_test(ship, shipped_parse, 0, (int)n_shipped);
 	tcase_add_test(ship, shipped_present);
+	tcase_add_test(ship, every_fault_kind_has_plugin);
 	tcase_add_test(ship, defaults_documented);
 	tcase_add_test(ship, roundtrip_defaults);
 	tcase_add_test(ship, roundtrip_nondefault);

@@ -7,7 +7,7 @@
  *  - synthetic timelines, written as JSON lines to a temporary file and
  *    loaded with timeline_load(), bent at the edges of the verdict's rules:
  *    malformed lines, "error" events, failed fencing, a run cut short, late
- *    progress reports (server_back_after, RESUME_GRACE_MS) and kernel reports.
+ *    progress reports (server_back_after, VERDICT_RESUME_GRACE_MS) and kernel reports.
  *
  * Synthetic runs: n1 runs the NFS group and is the victim, n2 takes over, n3
  * is a remote client; times are shaped like the failovers measured on TCG.
@@ -31,8 +31,8 @@
 #define STEP 1000u      /* the agent's progress period */
 #define POLL 2000u      /* the harness's crm_mon period */
 #define RATE (1u << 20) /* bytes per second of a healthy writer */
-/* verdict.c's RESUME_GRACE_MS: acks within this long after the fault are not a resumption. */
-#define GRACE 3000u
+/* Acks within this long after the fault are not a resumption. */
+#define GRACE ((uint64_t)VERDICT_RESUME_GRACE_MS)
 
 static struct scenario sc;
 static struct verdict_input in;
@@ -849,7 +849,7 @@ END_TEST
 
 /*
  * No poll after the fault shows the group down (it never had to move, or
- * polls were not answered): only RESUME_GRACE_MS bounds the resume, at the
+ * polls were not answered): only VERDICT_RESUME_GRACE_MS bounds the resume, at the
  * fault + 3 s exactly not yet, 1 ms later yes.
  */
 START_TEST(grace_edge)
@@ -874,16 +874,16 @@ END_TEST
 START_TEST(grace_edge_group_stays)
 {
 	FILE *f = fopen(path, "w");
-	uint64_t a = 0, end = T_FAULT + 3000 + sc.verdict.observe + 10000;
+	uint64_t a = 0, end = T_FAULT + GRACE + sc.verdict.observe + 10000;
 
 	ck_assert_ptr_nonnull(f);
 	line(f, "{\"t\":%u,\"ev\":\"fault\",\"node\":\"n3\",\"kind\":\"freeze\",\"takeover\":\"n2\"}",
 	     T_FAULT);
 	for (uint64_t t = STEP; t <= end; t += STEP) {
-		if (t < T_FAULT || t > T_FAULT + 3000)
+		if (t < T_FAULT || t > T_FAULT + GRACE)
 			a += RATE;
 		progress_line(f, "n2", t, a);
-		if (t == T_FAULT + 3000)
+		if (t == T_FAULT + GRACE)
 			progress_line(f, "n2", t, a += 4096); /* at the end of the grace */
 		if (t % POLL == 0)
 			line(f, "{\"t\":%llu,\"ev\":\"crm\",\"online\":[\"n1\",\"n2\"],"

@@ -58,6 +58,6 @@ static int unblock(struct fault_ctx *f)
 }
 
 const struct fault fault_block_loopback = {
-	.kind = FAULT_BLOCK_LOOPBACK, .name = "block-loopback", .inject = fault_destroy_victim,
+	.inject = fault_destroy_victim,
 	.after_resume = block, .undo = unblock,
 };

@@ -26,4 +26,4 @@ static int inject(struct fault_ctx *f)
 	return r;
 }
 
-const struct fault fault_crash = { .kind = FAULT_CRASH, .name = "crash", .inject = inject };
+const struct fault fault_crash = { .inject = inject };

@@ -3,5 +3,5 @@
 #include "run/faults/faults.h"
 
 const struct fault fault_destroy = {
-	.kind = FAULT_DESTROY, .name = "destroy", .inject = fault_destroy_victim,
+	.inject = fault_destroy_victim,
 };

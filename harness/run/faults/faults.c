@@ -5,16 +5,13 @@
 
 #include "util/log.h"
 
-static const struct fault *const faults[] = {
-	&fault_destroy, &fault_crash, &fault_panic, &fault_freeze, &fault_block_loopback, NULL,
-};
+#define FAULT_X_PTR(e, n, s) [FAULT_##e] = &fault_##s,
+static const struct fault *const faults[FAULT_N] = { FAULT_LIST(FAULT_X_PTR) };
+#undef FAULT_X_PTR
 
-const struct fault *fault_for(int kind)
+const struct fault *fault_for(enum fault_kind kind)
 {
-	for (int i = 0; faults[i]; i++)
-		if (faults[i]->kind == kind)
-			return faults[i];
-	return NULL;
+	return (unsigned)kind < FAULT_N ? faults[kind] : NULL;
 }
 
 int fault_domain(struct fault_ctx *f, virDomainPtr *dom)

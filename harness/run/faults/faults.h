@@ -17,9 +17,8 @@ struct fault_ctx {
 	struct node *takeover;
 };
 
+/* One plug-in; its kind and name are its line in list.h. */
 struct fault {
-	int kind; /* enum fault_kind */
-	const char *name;
 	const char *(*unsupported)(const struct fault_ctx *f);
 	int (*inject)(struct fault_ctx *f);
 	/* Called block_after past the takeover node's first resumed write; NULL: none. */
@@ -28,13 +27,15 @@ struct fault {
 	int (*undo)(struct fault_ctx *f);
 };
 
-const struct fault *fault_for(int kind);
+/* The plug-in of a kind (every kind has one: test_scenario checks). */
+const struct fault *fault_for(enum fault_kind kind);
 
 /* Shared by the injectors. */
 int fault_domain(struct fault_ctx *f, virDomainPtr *dom);
 int fault_destroy_victim(struct fault_ctx *f);
 
-extern const struct fault fault_destroy, fault_crash, fault_panic, fault_freeze,
-	fault_block_loopback;
+#define FAULT_X_EXTERN(e, n, s) extern const struct fault fault_##s;
+FAULT_LIST(FAULT_X_EXTERN)
+#undef FAULT_X_EXTERN
 
 #endif

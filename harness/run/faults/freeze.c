@@ -32,5 +32,5 @@ static int inject(struct fault_ctx *f)
 }
 
 const struct fault fault_freeze = {
-	.kind = FAULT_FREEZE, .name = "freeze", .unsupported = unsupported, .inject = inject,
+	.unsupported = unsupported, .inject = inject,
 };

@@ -24,4 +24,4 @@ static int inject(struct fault_ctx *f)
 	return r;
 }
 
-const struct fault fault_panic = { .kind = FAULT_PANIC, .name = "panic", .inject = inject };
+const struct fault fault_panic = { .inject = inject };
