@@ -146,8 +146,16 @@ static void run(struct writer *w)
 			set_phase(w, PHASE_FSYNC);
 			r = fsync_retry(w->fd);
 			if (r < 0) {
-				/* After a failed fsync nothing since the last ack is known durable. */
+				/*
+				 * After a failed fsync nothing since the last ack is
+				 * known durable: Linux may have dropped those dirty
+				 * pages and a later fsync would not report it. Write
+				 * them again, so that what the next fsync acknowledges
+				 * was written after the failure.
+				 */
 				count_error(w, "fsync", r);
+				seq = w->p->acked_records;
+				continue;
 			} else {
 				progress_begin(w->p);
 				w->p->fsyncs++;
