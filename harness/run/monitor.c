@@ -424,8 +424,11 @@ int monitor_until(struct run *r, uint64_t deadline, bool (*done)(struct run *r))
 			idx[np - 1] = i;
 			p[np++] = (struct pollfd){ .fd = r->c.nodes[i].ch.fd, .events = POLLIN };
 		}
-		if (poll(p, (nfds_t)np, TICK_MS * 2) < 0 && errno != EINTR)
+		if (poll(p, (nfds_t)np, TICK_MS * 2) < 0 && errno != EINTR) {
+			r_ = -errno;
+			log_error("monitor: poll: %s", strerror(errno));
 			break;
+		}
 		for (int k = 1; k < np; k++)
 			if (p[k].revents)
 				channel_read(&r->c.nodes[idx[k - 1]].ch);

@@ -89,6 +89,13 @@ static int infra_error(struct run *r, int err, const char *fmt, ...)
 
 /* ---- workloads ---- */
 
+/* monitor_until() stopped for another reason than its deadline. */
+static int loop_error(struct run *r, int ret)
+{
+	return ret == -EINTR ? infra_error(r, ret, "interrupted")
+			     : infra_error(r, ret, "the monitor loop failed: %s", strerror(-ret));
+}
+
 static int spawn_workload(struct run *r, int node, const char *name, const char *const *argv)
 {
 	struct strbuf l = STRBUF_INIT;
@@ -223,8 +230,8 @@ static int steady_state(struct run *r, uint64_t *t_steady)
 	for (int i = 0; i < r->c.n; i++)
 		base[i] = r->nodes[i].acked_bytes;
 	ret = monitor_until(r, *t_steady + r->sc->verdict.steady_time, NULL);
-	if (ret == -EINTR)
-		return infra_error(r, ret, "interrupted");
+	if (ret < 0 && ret != -ETIMEDOUT)
+		return loop_error(r, ret);
 	for (int i = 0; i < r->c.n; i++)
 		if (r->nodes[i].writer && r->nodes[i].acked_bytes == base[i])
 			return infra_error(r, -EIO, "%s made no progress during the steady-state window "
@@ -383,8 +390,8 @@ static int inject_and_observe(struct run *r, struct fault_ctx *fc)
 	channel_close(&fc->victim->ch);
 	for (;;) {
 		ret = monitor_until(r, UINT64_MAX, observe_done);
-		if (ret == -EINTR)
-			return infra_error(r, ret, "interrupted");
+		if (ret < 0 && ret != -ETIMEDOUT)
+			return loop_error(r, ret);
 		if (r->t_resume && r->sc->pressure.start == PRESSURE_AFTER && !r->pressure_after_done) {
 			r->pressure_after_done = true;
 			if ((ret = start_hogs(r)) < 0)
@@ -669,8 +676,8 @@ static int scenario_steps(struct run *r, struct run_report *rep)
 	if (r->sc->pressure.start == PRESSURE_BEFORE && (ret = start_hogs(r)) < 0)
 		return ret;
 	ret = monitor_until(r, t_steady + r->sc->fault.after, NULL);
-	if (ret == -EINTR)
-		return infra_error(r, ret, "interrupted");
+	if (ret < 0 && ret != -ETIMEDOUT)
+		return loop_error(r, ret);
 
 	s = step_begin(rep, "fault", &clk);
 	if ((ret = inject_and_observe(r, &fc)) < 0) {

@@ -82,7 +82,10 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o, char **res
 /* monitor.c: the event loop and its handlers. */
 void monitor_init(struct run *r);
 void monitor_release(struct run *r);
-/* Runs the loop until done(r) is true or the deadline (timeline ms) passes. 0, -ETIMEDOUT, -EINTR. */
+/*
+ * Runs the loop until done(r) is true or the deadline (timeline ms) passes:
+ * 0, -ETIMEDOUT, -EINTR (cancelled), or -errno when it cannot wait (logged).
+ */
 int monitor_until(struct run *r, uint64_t deadline, bool (*done)(struct run *r));
 void monitor_start_crm_poll(struct run *r, int node);
 
