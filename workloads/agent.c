@@ -312,10 +312,16 @@ static void start_exec(char **w, int n)
 			return;
 		}
 	j = job_alloc();
-	if (!j || pipe2(pfd, O_CLOEXEC) < 0) {
-		if (j)
-			j->used = false;
+	if (!j) {
 		send_error(w[1], "no job slot");
+		return;
+	}
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "pipe: %s", strerror(errno));
+		j->used = false;
+		send_error(w[1], msg);
 		return;
 	}
 	snprintf(j->id, sizeof(j->id), "%s", w[1]);
