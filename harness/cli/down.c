@@ -90,6 +90,6 @@ const struct command command_down = {
 	  "only what it can prove belongs to the cluster (its namespace, the processes\n"
 	  "inside it, domains named takeover-CLUSTER-*, its state directory).\n"
 	  "--stale removes only the clusters of `takeover run`s whose process is gone;\n"
-	  "every run does that first.\n\n"
+	  "every command that starts a cluster (run, up) does that first.\n\n"
 	  "Exit status: 0 removed (or nothing to remove), 125 something could not be removed."
 };

@@ -921,6 +921,8 @@ int cluster_up(const struct scenario *sc, const struct up_opts *o, struct cluste
 		log_error("cluster name '%s': use 1-%d of a-z, 0-9 and '-'", o->name, CLUSTER_NAME_MAX);
 		return -EINVAL;
 	}
+	/* Every command that starts a cluster first removes what provably is stale. */
+	cluster_reap_stale();
 	r = image_ensure(&io, &img);
 	if (r < 0)
 		return r;
@@ -1113,7 +1115,7 @@ int cluster_reap_stale(void)
 		cluster_release(&c);
 		if (!stale)
 			continue;
-		log_info("removing cluster %s: left by a takeover run (pid %d) that is gone", names[i], (int)owner);
+		log_warn("removing cluster %s: left by a takeover run (pid %d) that is gone", names[i], (int)owner);
 		if (cluster_down(names[i]) == 0)
 			reaped++;
 	}

@@ -710,7 +710,6 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o, char **res
 	int bad, ret;
 
 	rep.sc = sc;
-	cluster_reap_stale();
 	s = step_begin(&rep, "cluster-up", &clk);
 	ret = cluster_up(sc, &uo, &r.c);
 	if (ret < 0) {

@@ -3,8 +3,9 @@
 # Nothing is left behind when the harness is interrupted or dies:
 #  - Ctrl-C (SIGINT) during `up`: the harness removes what it created itself;
 #  - `up` killed with SIGKILL while the nodes boot: `takeover down NAME` removes it;
-#  - `run` killed with SIGKILL: `takeover down --stale` (which every run does
-#    first) removes its cluster, because its owner is provably gone.
+#  - `run` killed with SIGKILL: the next command that starts a cluster (here
+#    `up`) removes its cluster, and says so, because its owner is provably
+#    gone; so does `takeover down --stale`.
 . "$(dirname "$0")/lib.sh"
 
 "$TAKEOVER" --quiet image build >/dev/null
@@ -22,8 +23,18 @@ wait_booting() {
 base=$$
 base=${base:0:8}
 
+# A run killed with SIGKILL; the `up` below must reap its cluster.
+stale=its$base
+"$TAKEOVER" run --quiet --name "$stale" --results "$(mktemp -d)" >/dev/null 2>&1 &
+pid=$!
+check "run ($stale) is booting nodes" wait_booting "$stale"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null || true
+check "leftovers exist after SIGKILL of run" test -n "$(leftovers "$stale")"
+
 name=iti$base
-"$TAKEOVER" up --quiet --name "$name" >/dev/null 2>&1 &
+uperr=$(mktemp)
+"$TAKEOVER" up --quiet --name "$name" >/dev/null 2>"$uperr" &
 pid=$!
 check "up ($name) is booting nodes" wait_booting "$name"
 kill -INT "$pid"
@@ -31,6 +42,9 @@ rc=0
 wait "$pid" || rc=$?
 check "Ctrl-C during up exits 125 (got $rc)" test "$rc" = 125
 assert_no_leftovers "$name"
+check "up said it removed the stale cluster $stale" grep -q "removing cluster $stale: left by a takeover run" "$uperr"
+assert_no_leftovers "$stale"
+rm -f "$uperr"
 
 name=itk$base
 "$TAKEOVER" up --quiet --name "$name" >/dev/null 2>&1 &
