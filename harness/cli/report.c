@@ -18,50 +18,6 @@
 #include "util/log.h"
 #include "util/xalloc.h"
 
-/* Node roles and workloads, from the run's own events. */
-static void roles_from_timeline(const char *path, struct run_report *rep)
-{
-	FILE *f = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0;
-
-	while (f && getline(&line, &cap, f) > 0) {
-		json_t *o = json_loads(line, 0, NULL);
-		const char *ev = json_string_value(json_object_get(o, "ev"));
-		const char *node = json_string_value(json_object_get(o, "node"));
-		if (ev && !strcmp(ev, "run-start")) {
-			snprintf(rep->run_id, sizeof(rep->run_id), "%s",
-				 json_string_value(json_object_get(o, "run_id")) ?: "");
-			snprintf(rep->cluster, sizeof(rep->cluster), "%s",
-				 json_string_value(json_object_get(o, "cluster")) ?: "");
-			snprintf(rep->kernel_release, sizeof(rep->kernel_release), "%s",
-				 json_string_value(json_object_get(o, "kernel_release")) ?: "");
-		}
-		for (int i = 0; node && ev && i < rep->nnodes; i++) {
-			struct report_node *rn = &rep->nodes[i];
-			if (strcmp(rn->name, node))
-				continue;
-			if (!strcmp(ev, "writer-start"))
-				rn->writer = true;
-			else if (!strcmp(ev, "pressure-start"))
-				rn->pressure = true;
-		}
-		if (ev && !strcmp(ev, "roles")) {
-			const char *v = json_string_value(json_object_get(o, "victim"));
-			const char *t = json_string_value(json_object_get(o, "takeover"));
-			for (int i = 0; i < rep->nnodes; i++) {
-				struct report_node *rn = &rep->nodes[i];
-				snprintf(rn->role, sizeof(rn->role), "%s",
-					 v && !strcmp(rn->name, v) ? "victim" : t && !strcmp(rn->name, t) ? "takeover" : "client");
-			}
-		}
-		json_decref(o);
-	}
-	free(line);
-	if (f)
-		fclose(f);
-}
-
 static int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -111,14 +67,10 @@ static int cmd_report(int argc, char **argv)
 	rep.sc = &sc;
 	rep.v = &v;
 	rep.in = &in;
-	snprintf(rep.scenario_path, sizeof(rep.scenario_path), "%s", sp);
-	rep.nnodes = sc.cluster.nodes;
-	for (int i = 0; i < rep.nnodes; i++) {
-		snprintf(rep.nodes[i].name, sizeof(rep.nodes[i].name), "n%d", (i + 1) % 100);
-		snprintf(rep.nodes[i].role, sizeof(rep.nodes[i].role), "client");
-		snprintf(rep.nodes[i].console, sizeof(rep.nodes[i].console), "console-n%d.log", (i + 1) % 100);
-	}
-	roles_from_timeline(tl, &rep);
+	report_load(tl, sc.cluster.nodes, &rep);
+	if (scen) /* judged by other criteria than the run's */
+		snprintf(rep.scenario_path, sizeof(rep.scenario_path), "%s", scen);
+	report_add_verdict_steps(&rep);
 	report_summary(&rep, stdout);
 	if (write) {
 		char *p = xasprintf("%s/report.json", dir);
@@ -131,6 +83,7 @@ static int cmd_report(int argc, char **argv)
 	}
 	rc = verdict_exit_code(v.cls);
 	verdict_input_release(&in);
+	report_release(&rep);
 	scenario_release(&sc);
 	free(sp);
 	free(tl);
@@ -143,5 +96,6 @@ const struct command command_report = {
 	  "Reads RESULTS_DIR/timeline.jsonl and judges it with RESULTS_DIR/scenario.ini,\n"
 	  "or with --scenario FILE (other criteria for the same recording). Prints the\n"
 	  "summary and exits with the verdict's code; --write regenerates report.json,\n"
-	  "junit.xml and the plot (without the steps and evidence of the original run)."
+	  "junit.xml and the plot as the run wrote them (the run's steps, nodes and\n"
+	  "teardown are in its timeline; only the captured stacks are not re-read)."
 };

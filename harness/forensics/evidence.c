@@ -154,6 +154,12 @@ static void timeline_summary(struct run *r, const struct forensics *fx)
 	}
 	json_object_set_new(f, "blocked", groups);
 	json_object_set_new(f, "vmcore", json_string(fx->vmcore_file));
+	json_object_set_new(f, "vmcore_note", json_string(fx->vmcore_note));
+	json_object_set_new(f, "bytes_in_window", json_integer((json_int_t)fx->bytes_in_window));
+	json_object_set_new(f, "t_capture", json_integer((json_int_t)fx->t_capture));
+	json_object_set_new(f, "sysrq_w", json_string(fx->sysrq_w_file));
+	json_object_set_new(f, "sysrq_t", json_string(fx->sysrq_t_file));
+	json_object_set_new(f, "sysrq_m", json_string(fx->sysrq_m_file));
 	timeline_event(&r->tl, "forensics", fx->node, f);
 }
 
@@ -177,14 +183,7 @@ int evidence_capture(struct run *r, int node, const char *reason)
 	save(r, fx->sysrq_w_file, sizeof(fx->sysrq_w_file), 'w', nd->name, w);
 	save(r, fx->sysrq_m_file, sizeof(fx->sysrq_m_file), 'm', nd->name, m);
 	save(r, fx->sysrq_t_file, sizeof(fx->sysrq_t_file), 't', nd->name, t);
-	if (w && sysrq_parse(w, &fx->blocked) == 0) {
-		/* Tasks that blocked in the seconds between sysrq-w and sysrq-t count too. */
-		struct sysrq_dump later = { 0 };
-		if (t && sysrq_parse(t, &later) == 0)
-			sysrq_merge_blocked(&fx->blocked, &later);
-		sysrq_release(&later);
-		sysrq_group(&fx->blocked, true);
-	}
+	forensics_stacks(fx, w, t);
 	classify(r, node, fx);
 	fx->meminfo = m ? m : xstrdup("");
 	if (r->o.vmcore)

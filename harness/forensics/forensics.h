@@ -39,6 +39,9 @@ struct forensics {
 };
 
 const char *hang_class_name(enum hang_class c);
+enum hang_class hang_class_from_name(const char *name); /* HANG_UNKNOWN for a name it does not know */
+/* The blocked tasks of sysrq-w text w (plus those blocked in sysrq-t text t), grouped by stack. */
+void forensics_stacks(struct forensics *f, const char *w, const char *t);
 void forensics_release(struct forensics *f);
 
 #endif

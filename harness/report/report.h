@@ -54,7 +54,20 @@ struct run_report {
 	int nnodes;
 	struct report_step steps[REPORT_MAX_STEPS];
 	int nsteps;
+	struct forensics loaded_fx; /* report_load's: fx points here when the run captured evidence */
 };
+
+/*
+ * Fills rep's metadata, nodes (nnodes of them: n1..) and the run's steps from
+ * the timeline the run wrote (report/load.c), and the evidence its
+ * "forensics" event names from the files beside it (rep->fx; NULL when none).
+ * rep->sc, v and in are the caller's. -1 when the timeline cannot be read.
+ * report_release() frees what it loaded.
+ */
+int report_load(const char *timeline, int nnodes, struct run_report *rep);
+void report_release(struct run_report *rep);
+/* Appends the checks the verdict rep->v made as steps (kernel-clean ... pressure-held). */
+void report_add_verdict_steps(struct run_report *rep);
 
 /* Each returns 0 or -errno; path is the file to write (created atomically). */
 int report_json(const struct run_report *r, const char *path);

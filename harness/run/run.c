@@ -510,60 +510,30 @@ static int verify_all(struct run *r, struct report_step *s, struct step_clock *c
 	return 0;
 }
 
-/* Whether the scenario's memory pressure held: a check of its own, judged on every run that had pressure. */
-static void add_pressure_step(struct run_report *rep, const struct verdict *v)
-{
-	const struct pressure_result *pr = &v->pr;
-	struct report_step *s;
-
-	if (rep->nsteps >= REPORT_MAX_STEPS)
-		return;
-	s = &rep->steps[rep->nsteps++];
-	memset(s, 0, sizeof(*s));
-	snprintf(s->name, sizeof(s->name), "pressure-held");
-	if (!pr->judged)
-		return;
-	s->ran = true;
-	s->ok = pr->ok;
-	if (v->cls == VERDICT_ERROR_PRESSURE_LOST)
-		snprintf(s->message, sizeof(s->message), "%s", v->reason);
-	else
-		snprintf(s->message, sizeof(s->message),
-			 "memory pressure on %s held %.0f%% of the judged window (min_held %u%%)",
-			 pr->nodes[pr->worst].node, pr->nodes[pr->worst].held * 100.0, rep->sc->pressure.min_held);
-}
-
-/* The checks the verdict made, as steps: one junit testcase each. */
-static void add_verdict_steps(struct run_report *rep, const struct verdict *v)
-{
-	static const struct {
-		const char *name;
-		enum verdict_class fails_on;
-		const char *ok;
-	} checks[] = {
-		{ "kernel-clean", VERDICT_FAIL_KERNEL, "no oops, BUG, panic or lockdep report on a surviving node" },
-		{ "takeover", VERDICT_FAIL_TAKEOVER_TIMEOUT, "group moved and loop-back writes resumed in time" },
-		{ "no-stall", VERDICT_FAIL_STALL, "no progress gap longer than max_stall" },
-		{ "no-livelock", VERDICT_FAIL_LIVELOCK, "progress at or above min_rate" },
-	};
-	/* Once a check failed (or data was lost, or the run broke), later ones were not judged. */
-	bool decided = v->cls == VERDICT_ERROR;
-
-	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]) && rep->nsteps < REPORT_MAX_STEPS; i++) {
-		struct report_step *s = &rep->steps[rep->nsteps++];
-		memset(s, 0, sizeof(*s));
-		snprintf(s->name, sizeof(s->name), "%s", checks[i].name);
-		if (decided)
-			continue;
-		s->ran = true;
-		s->ok = v->cls != checks[i].fails_on;
-		snprintf(s->message, sizeof(s->message), "%s", s->ok ? checks[i].ok : v->reason);
-		decided = !s->ok || (v->cls == VERDICT_FAIL_DATA_LOSS && i == 0);
-	}
-	add_pressure_step(rep, v);
-}
-
 /* ---- the whole run ---- */
+
+/* The verdict on the timeline at path, as `takeover report` gives it. */
+static void judge(const char *path, const struct scenario *sc, struct verdict_input *in, struct verdict *v)
+{
+	int bad, ret = timeline_load(path, sc, in, &bad);
+
+	if (ret < 0)
+		snprintf(in->infra_error, sizeof(in->infra_error), "cannot read the timeline: %s", strerror(-ret));
+	verdict_judge(in, v);
+}
+
+/* A step as a timeline event: the report is built from the timeline. */
+static void record_step(struct run *r, const struct report_step *s)
+{
+	json_t *f = json_object();
+
+	json_object_set_new(f, "name", json_string(s->name));
+	json_object_set_new(f, "ran", json_boolean(s->ran));
+	json_object_set_new(f, "ok", json_boolean(s->ok));
+	json_object_set_new(f, "seconds", json_real(s->seconds));
+	json_object_set_new(f, "message", json_string(s->message));
+	timeline_event(&r->tl, "step", NULL, f);
+}
 
 static int make_run_dir(struct run *r)
 {
@@ -612,7 +582,7 @@ static void copy_consoles(struct run *r)
  * died with it.
  */
 #define COROSYNC_LOG_TIMEOUT_MS (20 * 1000)
-static void save_corosync_logs(struct run *r, struct run_report *rep)
+static void save_corosync_logs(struct run *r)
 {
 	static const char *const argv[] = { "journalctl", "--boot", "--unit=corosync", "--output=short-precise",
 					    "--no-pager", NULL };
@@ -628,12 +598,15 @@ static void save_corosync_logs(struct run *r, struct run_report *rep)
 			strbuf_release(&out);
 			continue;
 		}
-		struct report_node *rn = &rep->nodes[i];
-		snprintf(rn->corosync_log, sizeof(rn->corosync_log), "corosync-%s.log", r->c.nodes[i].name);
-		char *dst = xasprintf("%s/%s", r->dir, rn->corosync_log);
-		if (write_file_atomic(dst, out.buf, out.len, 0644) < 0)
-			rn->corosync_log[0] = '\0';
+		char *file = xasprintf("corosync-%s.log", r->c.nodes[i].name);
+		char *dst = xasprintf("%s/%s", r->dir, file);
+		if (write_file_atomic(dst, out.buf, out.len, 0644) == 0) {
+			json_t *f = json_object();
+			json_object_set_new(f, "file", json_string(file));
+			timeline_event(&r->tl, "corosync-log", r->c.nodes[i].name, f);
+		}
 		free(dst);
+		free(file);
 		strbuf_release(&out);
 	}
 }
@@ -707,7 +680,7 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o, char **res
 	struct step_clock clk;
 	struct report_step *s;
 	uint64_t wall0 = wall_ms();
-	int bad, ret;
+	int ret;
 
 	rep.sc = sc;
 	s = step_begin(&rep, "cluster-up", &clk);
@@ -738,57 +711,55 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o, char **res
 	json_object_set_new(start, "cluster", json_string(r.c.name));
 	json_object_set_new(start, "kernel_release", json_string(r.c.kernel_release));
 	json_object_set_new(start, "accel", json_string(r.c.kvm ? "kvm" : "tcg"));
+	json_object_set_new(start, "started_ms", json_integer((json_int_t)wall0));
 	json_object_set_new(start, "scenario", json_string(sc->path));
 	timeline_event(&r.tl, "run-start", NULL, start);
 	monitor_init(&r);
 
 	scenario_steps(&r, &rep);
 	monitor_release(&r);
-	timeline_event(&r.tl, "end", NULL, NULL);
-	timeline_close(&r.tl);
-
-	/* The verdict reads the timeline back: nothing else. */
-	ret = timeline_load(tlpath, sc, &in, &bad);
-	if (ret < 0)
-		snprintf(in.infra_error, sizeof(in.infra_error), "cannot read the timeline: %s", strerror(-ret));
-	verdict_judge(&in, &v);
-
-	snprintf(rep.run_id, sizeof(rep.run_id), "%s", r.run_id);
-	snprintf(rep.cluster, sizeof(rep.cluster), "%s", r.c.name);
-	snprintf(rep.scenario_path, sizeof(rep.scenario_path), "%s", sc->path);
-	snprintf(rep.kernel_release, sizeof(rep.kernel_release), "%s", r.c.kernel_release);
-	rep.kvm = r.c.kvm;
-	rep.wall_start_ms = wall0;
-	rep.duration_ms = wall_ms() - wall0;
-	rep.harness_cpu_s = cpu_seconds();
-	rep.v = &v;
-	rep.in = &in;
-	rep.fx = r.fx.captured ? &r.fx : NULL;
-	rep.nnodes = r.c.n;
 	for (int i = 0; i < r.c.n; i++) {
-		struct report_node *rn = &rep.nodes[i];
-		snprintf(rn->name, sizeof(rn->name), "%s", r.c.nodes[i].name);
-		snprintf(rn->role, sizeof(rn->role), "%s", i + 1 == r.victim ? "victim"
-							 : i + 1 == r.takeover ? "takeover" : "client");
-		rn->writer = r.nodes[i].writer;
-		rn->pressure = r.nodes[i].hog;
-		snprintf(rn->kernel, sizeof(rn->kernel), "%s", r.c.nodes[i].ch.kernel[0] ? r.c.nodes[i].ch.kernel : r.c.kernel_release);
-		snprintf(rn->console, sizeof(rn->console), "console-%s.log", r.c.nodes[i].name);
+		json_t *f = json_object();
+		const char *k = r.c.nodes[i].ch.kernel;
+		json_object_set_new(f, "kernel", json_string(k[0] ? k : r.c.kernel_release));
+		timeline_event(&r.tl, "node", r.c.nodes[i].name, f);
 	}
 	copy_consoles(&r);
-	save_corosync_logs(&r, &rep);
-	add_verdict_steps(&rep, &v);
+	save_corosync_logs(&r);
+	for (int i = 0; i < rep.nsteps; i++)
+		record_step(&r, &rep.steps[i]);
 
-	/* Tear down before writing the reports, so they tell the final truth. */
+	/*
+	 * Whether to keep the cluster depends on the verdict so far; the
+	 * teardown is then recorded, and the final verdict and the report are
+	 * judged from the whole timeline, as `takeover report` would.
+	 */
+	judge(tlpath, sc, &in, &v);
+	verdict_input_release(&in);
 	bool keep = o->keep || (o->keep_on_fail && v.cls != VERDICT_PASS);
-	char name[CLUSTER_NAME_MAX + 1], uri[512];
+	char name[CLUSTER_NAME_MAX + 1], uri[512], tkname[8];
 	snprintf(name, sizeof(name), "%s", r.c.name);
 	snprintf(uri, sizeof(uri), "%s", r.c.uri);
+	snprintf(tkname, sizeof(tkname), "%s", r.takeover ? r.c.nodes[r.takeover - 1].name : "n1");
 	cluster_release(&r.c);
-	if (!keep && cluster_down(name) < 0 && v.cls == VERDICT_PASS) {
-		v.cls = VERDICT_ERROR;
-		snprintf(v.reason, sizeof(v.reason), "the cluster could not be removed after the run");
-	}
+	json_t *td = json_object();
+	json_object_set_new(td, "kept", json_boolean(keep));
+	json_object_set_new(td, "ok", json_boolean(keep || cluster_down(name) == 0));
+	timeline_event(&r.tl, "teardown", NULL, td);
+	json_t *end = json_object();
+	json_object_set_new(end, "duration_ms", json_integer((json_int_t)(wall_ms() - wall0)));
+	json_object_set_new(end, "harness_cpu_s", json_real(cpu_seconds()));
+	timeline_event(&r.tl, "end", NULL, end);
+	timeline_close(&r.tl);
+
+	/* The verdict and the report read the timeline back: nothing else. */
+	judge(tlpath, sc, &in, &v);
+	rep.nsteps = 0;
+	report_load(tlpath, sc->cluster.nodes, &rep);
+	rep.v = &v;
+	rep.in = &in;
+	report_add_verdict_steps(&rep);
+
 	char *p = xasprintf("%s/report.json", r.dir);
 	report_json(&rep, p);
 	free(p);
@@ -804,9 +775,9 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o, char **res
 			"  console:  virsh -c '%s' console takeover-%s-%s\n"
 			"  status:   takeover status %s\n"
 			"  remove:   takeover down %s\n",
-			name, verdict_name(v.cls), uri, name, r.takeover ? rep.nodes[r.takeover - 1].name : "n1",
-			name, name);
+			name, verdict_name(v.cls), uri, name, tkname, name, name);
 	verdict_input_release(&in);
+	report_release(&rep);
 	forensics_release(&r.fx);
 	free(tlpath);
 	if (result_dir)

@@ -199,6 +199,8 @@ static void load_event(const json_t *o, struct verdict_input *in)
 		load_verify(o, in);
 	} else if (!strcmp(ev, "error") && !in->infra_error[0]) {
 		copy(in->infra_error, sizeof(in->infra_error), jstr(o, "msg"));
+	} else if (!strcmp(ev, "teardown")) {
+		in->teardown_failed = json_is_false(json_object_get(o, "ok"));
 	} else if (!strcmp(ev, "agent-restart") && !in->infra_error[0]) {
 		/* The harness lost the node's workloads; the kernel is not to blame. */
 		snprintf(in->infra_error, sizeof(in->infra_error),

@@ -609,4 +609,7 @@ void verdict_judge(const struct verdict_input *in, struct verdict *v)
 		 in->takeover, (double)(v->t_resume - in->t_fault) / 1000.0, (double)v->max_gap / 1000.0,
 		 v->window_rate / 1024.0);
 	apply_pressure(in, v);
+	/* A PASS is only as good as the clean-up after it; a FAIL keeps its class. */
+	if (v->cls == VERDICT_PASS && in->teardown_failed)
+		fail(v, VERDICT_ERROR, NULL, "the cluster could not be removed after the run");
 }

@@ -137,6 +137,7 @@ struct verdict_input {
 	} verify[SCENARIO_MAX_NODES];
 	int nverify;
 	char infra_error[256]; /* non-empty: the harness itself failed */
+	bool teardown_failed;  /* the cluster could not be removed after the run ("teardown" event) */
 };
 
 /* Takeover phases, ms after the fault; -1 when not seen. */
