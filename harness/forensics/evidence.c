@@ -39,11 +39,9 @@ struct quiet_wait {
 	uint64_t last_change;
 };
 
-static struct quiet_wait *qw_current;
-
-static bool console_quiet(struct run *r)
+static bool console_quiet(struct run *r, void *arg)
 {
-	struct quiet_wait *q = qw_current;
+	struct quiet_wait *q = arg;
 	off_t now = console_size(q->path);
 
 	if (now != q->last) {
@@ -64,9 +62,7 @@ static char *sysrq_section(struct run *r, struct node *nd, char key, uint64_t ma
 	q.last_change = timeline_now(&r->tl);
 	if (capture_sysrq(r->c.conn, nd->domain, key) < 0)
 		return NULL;
-	qw_current = &q;
-	monitor_until(r, timeline_now(&r->tl) + max_ms, console_quiet);
-	qw_current = NULL;
+	monitor_until(r, timeline_now(&r->tl) + max_ms, console_quiet, &q);
 
 	int fd = open(nd->console, O_RDONLY | O_CLOEXEC);
 	off_t end = console_size(nd->console);

@@ -221,8 +221,9 @@ static void on_agent_msg(void *ctx, struct channel *ch, char **w, int n)
 
 static void on_console_report(void *ctx, const struct console_report *rep)
 {
-	struct run *r = ((void **)ctx)[0];
-	const char *node = ((void **)ctx)[1];
+	struct run_node *rn = ctx;
+	struct run *r = rn->run;
+	const char *node = r->c.nodes[rn - r->nodes].name;
 	json_t *f = json_object();
 
 	json_object_set_new(f, "class", json_string(rep->c->cls));
@@ -235,8 +236,6 @@ static void on_console_report(void *ctx, const struct console_report *rep)
 		log_info("%s: %s", node, rep->title);
 }
 
-/* Context pairs (run, node name) for the console sinks. */
-static void *console_ctx[SCENARIO_MAX_NODES][2];
 
 void monitor_init(struct run *r)
 {
@@ -244,9 +243,8 @@ void monitor_init(struct run *r)
 		struct node *nd = &r->c.nodes[i];
 		nd->ch.on_msg = on_agent_msg;
 		nd->ch.ctx = r;
-		console_ctx[i][0] = r;
-		console_ctx[i][1] = nd->name;
-		console_tail_init(&r->nodes[i].tail, on_console_report, console_ctx[i]);
+		r->nodes[i].run = r;
+		console_tail_init(&r->nodes[i].tail, on_console_report, &r->nodes[i]);
 		/* Start at the end: boot messages were seen by `up`, not by this run. */
 		r->nodes[i].console_fd = open(nd->console, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 		if (r->nodes[i].console_fd >= 0)
@@ -397,7 +395,7 @@ static void on_tick(struct run *r)
 	}
 }
 
-int monitor_until(struct run *r, uint64_t deadline, bool (*done)(struct run *r))
+int monitor_until(struct run *r, uint64_t deadline, monitor_done_fn done, void *arg)
 {
 	struct itimerspec its = { .it_interval = { 0, TICK_MS * 1000000L },
 				  .it_value = { 0, TICK_MS * 1000000L } };
@@ -406,7 +404,7 @@ int monitor_until(struct run *r, uint64_t deadline, bool (*done)(struct run *r))
 
 	if (tfd < 0 || timerfd_settime(tfd, 0, &its, NULL) < 0)
 		return -errno;
-	while (!(done && done(r))) {
+	while (!(done && done(r, arg))) {
 		struct pollfd p[SCENARIO_MAX_NODES + 1];
 		int np = 0, idx[SCENARIO_MAX_NODES];
 		if (cancel_requested()) {

@@ -200,15 +200,16 @@ static void stop_workloads(struct run *r)
 				channel_send(ch, pass ? "stop writer kill" : "stop writer");
 		}
 		if (!pass)
-			monitor_until(r, timeline_now(&r->tl) + STOP_DEADLINE_MS / 2, NULL);
+			monitor_until(r, timeline_now(&r->tl) + STOP_DEADLINE_MS / 2, NULL, NULL);
 	}
 	timeline_event(&r->tl, "workloads-stopped", NULL, NULL);
 }
 
 /* ---- the steps ---- */
 
-static bool all_writers_progressed(struct run *r)
+static bool all_writers_progressed(struct run *r, void *arg)
 {
+	(void)arg;
 	for (int i = 0; i < r->c.n; i++)
 		if (r->nodes[i].writer && !r->nodes[i].first_progress_t)
 			return false;
@@ -219,7 +220,7 @@ static int steady_state(struct run *r, uint64_t *t_steady)
 {
 	uint64_t base[SCENARIO_MAX_NODES];
 	int ret = monitor_until(r, timeline_now(&r->tl) + FIRST_PROGRESS_DEADLINE_MS,
-				all_writers_progressed);
+				all_writers_progressed, NULL);
 
 	if (ret < 0)
 		return infra_error(r, ret, "not every writer made progress within %ds of starting%s",
@@ -229,7 +230,7 @@ static int steady_state(struct run *r, uint64_t *t_steady)
 	timeline_event(&r->tl, "steady-start", NULL, NULL);
 	for (int i = 0; i < r->c.n; i++)
 		base[i] = r->nodes[i].acked_bytes;
-	ret = monitor_until(r, *t_steady + r->sc->verdict.steady_time, NULL);
+	ret = monitor_until(r, *t_steady + r->sc->verdict.steady_time, NULL, NULL);
 	if (ret < 0 && ret != -ETIMEDOUT)
 		return loop_error(r, ret);
 	for (int i = 0; i < r->c.n; i++)
@@ -355,8 +356,9 @@ static bool memory_stuck(struct run *r)
 }
 
 /* Something for inject_and_observe() to do now, or the observation is over. */
-static bool observe_done(struct run *r)
+static bool observe_done(struct run *r, void *arg)
 {
+	(void)arg;
 	uint64_t now = timeline_now(&r->tl);
 	const struct fault *f = fault_for(r->sc->fault.kind);
 
@@ -389,7 +391,7 @@ static int inject_and_observe(struct run *r, struct fault_ctx *fc)
 		return infra_error(r, ret, "the fault could not be injected");
 	channel_close(&fc->victim->ch);
 	for (;;) {
-		ret = monitor_until(r, UINT64_MAX, observe_done);
+		ret = monitor_until(r, UINT64_MAX, observe_done, NULL);
 		if (ret < 0 && ret != -ETIMEDOUT)
 			return loop_error(r, ret);
 		if (r->t_resume && r->sc->pressure.start == PRESSURE_AFTER && !r->pressure_after_done) {
@@ -648,7 +650,7 @@ static int scenario_steps(struct run *r, struct run_report *rep)
 		 (unsigned long long)(r->sc->verdict.steady_time / 1000));
 	if (r->sc->pressure.start == PRESSURE_BEFORE && (ret = start_hogs(r)) < 0)
 		return ret;
-	ret = monitor_until(r, t_steady + r->sc->fault.after, NULL);
+	ret = monitor_until(r, t_steady + r->sc->fault.after, NULL, NULL);
 	if (ret < 0 && ret != -ETIMEDOUT)
 		return loop_error(r, ret);
 

@@ -30,7 +30,10 @@ struct run_opts {
 	bool quiet;
 };
 
+struct run;
+
 struct run_node {
+	struct run *run;          /* the run it belongs to (the console sink's context) */
 	bool writer, hog;
 	bool writer_running, hog_running;
 	uint64_t acked_bytes, acked_records, records, errors;
@@ -86,7 +89,9 @@ void monitor_release(struct run *r);
  * Runs the loop until done(r) is true or the deadline (timeline ms) passes:
  * 0, -ETIMEDOUT, -EINTR (cancelled), or -errno when it cannot wait (logged).
  */
-int monitor_until(struct run *r, uint64_t deadline, bool (*done)(struct run *r));
+/* A monitor_until() predicate: true ends the wait; arg is the caller's. */
+typedef bool (*monitor_done_fn)(struct run *r, void *arg);
+int monitor_until(struct run *r, uint64_t deadline, monitor_done_fn done, void *arg);
 void monitor_start_crm_poll(struct run *r, int node);
 
 /* Starts the memory hog on node index i (a restart once it ran before). 0 or -errno. */

@@ -20,17 +20,25 @@ wait_booting() {
 	return 1
 }
 
+# Start SUBCOMMAND (run or up) for cluster NAME, wait until its nodes boot,
+# then kill it with SIGKILL: what it leaves is for the next command to reap.
+kill_while_booting() {
+	local sub=$1 name=$2 pid extra=()
+	[ "$sub" = run ] && extra=(--results "$(mktemp -d)")
+	"$TAKEOVER" "$sub" --quiet --name "$name" "${extra[@]}" >/dev/null 2>&1 &
+	pid=$!
+	check "$sub ($name) is booting nodes" wait_booting "$name"
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null || true
+	check "leftovers exist after SIGKILL of $sub ($name)" test -n "$(leftovers "$name")"
+}
+
 base=$$
 base=${base:0:8}
 
 # A run killed with SIGKILL; the `up` below must reap its cluster.
 stale=its$base
-"$TAKEOVER" run --quiet --name "$stale" --results "$(mktemp -d)" >/dev/null 2>&1 &
-pid=$!
-check "run ($stale) is booting nodes" wait_booting "$stale"
-kill -KILL "$pid"
-wait "$pid" 2>/dev/null || true
-check "leftovers exist after SIGKILL of run" test -n "$(leftovers "$stale")"
+kill_while_booting run "$stale"
 
 name=iti$base
 uperr=$(mktemp)
@@ -47,21 +55,12 @@ assert_no_leftovers "$stale"
 rm -f "$uperr"
 
 name=itk$base
-"$TAKEOVER" up --quiet --name "$name" >/dev/null 2>&1 &
-pid=$!
-check "up ($name) is booting nodes" wait_booting "$name"
-kill -KILL "$pid"
-wait "$pid" 2>/dev/null || true
-check "leftovers exist after SIGKILL" test -n "$(leftovers "$name")"
+kill_while_booting up "$name"
 check "down after a crash" "$TAKEOVER" down "$name"
 assert_no_leftovers "$name"
 
 name=itr$base
-"$TAKEOVER" run --quiet --name "$name" --results "$(mktemp -d)" >/dev/null 2>&1 &
-pid=$!
-check "run ($name) is booting nodes" wait_booting "$name"
-kill -KILL "$pid"
-wait "$pid" 2>/dev/null || true
+kill_while_booting run "$name"
 check "down --stale" "$TAKEOVER" down --stale
 assert_no_leftovers "$name"
 finish

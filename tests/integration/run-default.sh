@@ -16,5 +16,6 @@ check "report.json says PASS" test "$(jq -r .verdict.class "$dir/report.json")" 
 check "junit.xml has no failure" sh -c "! grep -q '<failure' '$dir/junit.xml'"
 check "timeline recorded the fault" grep -q '"ev":"fault"' "$dir/timeline.jsonl"
 check "consoles saved" test -s "$dir/console-n1.log"
+check_report_rebuilds "$dir"
 assert_no_leftovers "$name"
 finish

@@ -16,5 +16,6 @@ dir=$(ls -d "$results"/*/ | head -n 1)
 check "negative control exits 1 (got $rc)" test "$rc" = 1
 check "report.json says FAIL-STALL" test "$(jq -r .verdict.class "$dir/report.json")" = FAIL-STALL
 check "junit.xml has a failure" grep -q '<failure' "$dir/junit.xml"
+check_report_rebuilds "$dir"
 assert_no_leftovers "$name"
 finish

@@ -38,7 +38,7 @@ START_TEST(poll_failure_is_an_error)
 	rl.rlim_cur = rl.rlim_max = (rlim_t)lowest + 1;
 	ck_assert_msg(rl.rlim_cur < (rlim_t)r.c.n + 1, "too many fds open (%d) for this test", lowest);
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
-	ck_assert_int_eq(monitor_until(&r, timeline_now(&r.tl) + 60000, NULL), -EINVAL);
+	ck_assert_int_eq(monitor_until(&r, timeline_now(&r.tl) + 60000, NULL, NULL), -EINVAL);
 	timeline_close(&r.tl);
 	unlink(tl);
 }

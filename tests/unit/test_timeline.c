@@ -557,6 +557,33 @@ START_TEST(error_event_is_error)
 }
 END_TEST
 
+/* The run records its teardown; a PASS whose cluster could not be removed is ERROR, a FAIL stays a FAIL. */
+START_TEST(teardown_failure_is_error)
+{
+	struct plan p = healthy();
+	FILE *f = write_plan(&p);
+
+	line(f, "{\"t\":%u,\"ev\":\"teardown\",\"kept\":false,\"ok\":false}", T_FAULT + 200000);
+	load_and_judge(f);
+	assert_class(VERDICT_ERROR, NULL);
+	ck_assert_str_eq(v.reason, "the cluster could not be removed after the run");
+
+	p = healthy();
+	f = write_plan(&p);
+	line(f, "{\"t\":%u,\"ev\":\"teardown\",\"kept\":false,\"ok\":true}", T_FAULT + 200000);
+	load_and_judge(f);
+	assert_class(VERDICT_PASS, "n2");
+
+	p = healthy();
+	p.resume_at = -1;
+	p.end = (int64_t)sc.verdict.takeover_timeout;
+	f = write_plan(&p);
+	line(f, "{\"t\":%u,\"ev\":\"teardown\",\"kept\":false,\"ok\":false}", T_FAULT + 250000);
+	load_and_judge(f);
+	assert_class(VERDICT_FAIL_TAKEOVER_TIMEOUT, "n2");
+}
+END_TEST
+
 /* ---- fencing failed: Pacemaker rightly keeps the group where it was ---- */
 
 static struct plan fence_fails(void)
@@ -1066,6 +1093,7 @@ static Suite *timeline_suite(void)
 	tcase_add_test(synth, synthetic_pass);
 	tcase_add_test(synth, malformed_lines_skipped);
 	tcase_add_test(synth, error_event_is_error);
+	tcase_add_test(synth, teardown_failure_is_error);
 	tcase_add_test(synth, no_fault_is_error);
 	tcase_add_test(synth, agent_restart_is_error);
 	tcase_add_test(synth, verify_loaded);
