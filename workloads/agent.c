@@ -29,6 +29,7 @@
 
 #include "progress.h"
 #include "proto.h"
+#include "util/units.h"
 #include "util/xalloc.h"
 
 #define PORT_PATH "/dev/virtio-ports/" AGENT_PORT_NAME
@@ -311,6 +312,12 @@ static void start_exec(char **w, int n)
 			send_error(w[1], "malformed argument encoding");
 			return;
 		}
+	uint64_t timeout;
+	const char *why;
+	if (parse_uint(w[2], &timeout, &why) < 0) {
+		send_error(w[1], "TIMEOUT_MS: not a number of milliseconds");
+		return;
+	}
 	j = job_alloc();
 	if (!j) {
 		send_error(w[1], "no job slot");
@@ -326,7 +333,6 @@ static void start_exec(char **w, int n)
 	}
 	snprintf(j->id, sizeof(j->id), "%s", w[1]);
 	j->is_exec = true;
-	uint64_t timeout = strtoull(w[2], NULL, 10);
 	j->deadline = timeout ? mono_ms() + timeout : 0;
 	w[n] = NULL;
 	j->pid = fork();

@@ -22,7 +22,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "proto.h"
 #include "record.h"
+#include "util/strbuf.h"
 #include "wl_common.h"
 
 int main(int argc, char **argv)
@@ -89,10 +91,19 @@ int main(int argc, char **argv)
 		if (why && !first_bad[0])
 			snprintf(first_bad, sizeof(first_bad), "%llu:%s", (unsigned long long)s, why);
 	}
-	printf("verify name=%s slots=%llu acked=%llu checked=%llu missing=%llu corrupt=%llu%s%s\n", name,
-	       (unsigned long long)nslots, (unsigned long long)acked, (unsigned long long)checked,
-	       (unsigned long long)missing, (unsigned long long)corrupt, first_bad[0] ? " first_bad=" : "",
-	       first_bad);
+	/* One line of the agent protocol's shape (docs/agent-protocol.md): the harness parses it. */
+	struct strbuf l = STRBUF_INIT;
+	strbuf_addstr(&l, "verify name=");
+	proto_encode(&l, name, strlen(name));
+	strbuf_addf(&l, " slots=%llu acked=%llu checked=%llu missing=%llu corrupt=%llu",
+		    (unsigned long long)nslots, (unsigned long long)acked, (unsigned long long)checked,
+		    (unsigned long long)missing, (unsigned long long)corrupt);
+	if (first_bad[0]) {
+		strbuf_addstr(&l, " first_bad=");
+		proto_encode(&l, first_bad, strlen(first_bad));
+	}
+	puts(l.buf);
+	strbuf_release(&l);
 	close(fd);
 	return missing || corrupt ? 1 : 0;
 }

@@ -183,7 +183,9 @@ int cluster_load(const char *name, struct cluster *c)
 	c->kvm = !strcmp(state_get(&sb, "kvm", v, sizeof(v)), "1");
 	c->fencing = !strcmp(state_get(&sb, "fencing", v, sizeof(v)), "1");
 	c->ephemeral = !strcmp(state_get(&sb, "ephemeral", v, sizeof(v)), "1");
-	c->owner = (pid_t)strtol(state_get(&sb, "owner", v, sizeof(v)), NULL, 10);
+	uint64_t owner;
+	c->owner = parse_uint(state_get(&sb, "owner", v, sizeof(v)), &owner, &why) == 0 && owner <= INT32_MAX
+			   ? (pid_t)owner : 0;
 	snprintf(c->image_key, sizeof(c->image_key), "%s", state_get(&sb, "image", v, sizeof(v)));
 	snprintf(c->kernel_release, sizeof(c->kernel_release), "%s",
 		 state_get(&sb, "kernel_release", v, sizeof(v)));

@@ -14,6 +14,7 @@
 #include "proto.h"
 #include "util/cancel.h"
 #include "util/spawn.h"
+#include "util/units.h"
 #include "util/xalloc.h"
 
 /* The guest may be busy: give a reply this long beyond the command's own deadline. */
@@ -132,7 +133,9 @@ static bool handle_reply(struct channel *ch, char **w, int n)
 	if (!strcmp(w[0], "done")) {
 		const char *rc = proto_get(w, n, "rc"), *to = proto_get(w, n, "timeout");
 		char *out = (char *)proto_get(w, n, "out");
-		ch->wait_rc = rc ? (int)strtol(rc, NULL, 10) : -1;
+		uint64_t v;
+		const char *why;
+		ch->wait_rc = rc && parse_uint(rc, &v, &why) == 0 && v <= 255 ? (int)v : -1;
 		ch->wait_timeout = to && !strcmp(to, "1");
 		if (out && proto_decode(out) >= 0)
 			strbuf_addstr(&ch->wait_out, out);

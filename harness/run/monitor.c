@@ -181,6 +181,8 @@ static void on_agent_msg(void *ctx, struct channel *ch, char **w, int n)
 {
 	struct run *r = ctx;
 	int idx = node_index(r, ch);
+	const char *why;
+	uint64_t id;
 
 	if (idx < 0)
 		return;
@@ -199,7 +201,7 @@ static void on_agent_msg(void *ctx, struct channel *ch, char **w, int n)
 	} else if (!strcmp(w[0], "exit")) {
 		on_workload_exit(r, idx, w, n);
 	} else if (!strcmp(w[0], "done") && n > 1 && r->crm_id && idx + 1 == r->crm_node &&
-		   strtoul(w[1], NULL, 10) == r->crm_id) {
+		   parse_uint(w[1], &id, &why) == 0 && id == r->crm_id) {
 		on_crm_done(r, w, n);
 	} else if (!strcmp(w[0], "hello")) {
 		timeline_event(&r->tl, "hello", ch->node, fields_json(w, n, 1));

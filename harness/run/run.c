@@ -427,6 +427,25 @@ static int inject_and_observe(struct run *r, struct fault_ctx *fc)
 	}
 }
 
+/*
+ * takeover-verify's result, its last line: "verify name=.. slots=.. acked=..
+ * checked=.. missing=N corrupt=N [first_bad=..]". 0, or -EINVAL when the
+ * output has no such line (the verifier did not finish).
+ */
+int parse_verify_line(const char *out, uint64_t *missing, uint64_t *corrupt)
+{
+	const char *last = strrchr(out, '\n');
+	char *line = xstrdup(last ? last + 1 : out), *w[PROTO_MAX_WORDS];
+	int n = proto_split(line, w, PROTO_MAX_WORDS), r = -EINVAL;
+	const char *m = proto_get(w, n, "missing"), *c = proto_get(w, n, "corrupt"), *why;
+
+	if (n > 0 && !strcmp(w[0], "verify") && m && c && parse_uint(m, missing, &why) == 0 &&
+	    parse_uint(c, corrupt, &why) == 0)
+		r = 0;
+	free(line);
+	return r;
+}
+
 static int verify_one(struct run *r, int via, int node, uint64_t timeout_ms)
 {
 	struct run_node *rn = &r->nodes[node - 1];
@@ -444,13 +463,8 @@ static int verify_one(struct run *r, int via, int node, uint64_t timeout_ms)
 	snprintf(acked, sizeof(acked), "%llu", (unsigned long long)rn->acked_records);
 	ret = cluster_exec(&r->c, via, argv, timeout_ms, &out, &rc);
 	strbuf_rtrim(&out);
-	bool ran = !ret && (rc == 0 || rc == 1);
-	unsigned long long missing = 0, corrupt = 0;
-	const char *m = strstr(out.buf, "missing="), *c = strstr(out.buf, "corrupt=");
-	if (m)
-		missing = strtoull(m + 8, NULL, 10);
-	if (c)
-		corrupt = strtoull(c + 8, NULL, 10);
+	uint64_t missing = 0, corrupt = 0;
+	bool ran = !ret && (rc == 0 || rc == 1) && parse_verify_line(out.buf, &missing, &corrupt) == 0;
 	json_object_set_new(f, "ran", json_boolean(ran));
 	json_object_set_new(f, "via", json_string(r->c.nodes[via - 1].name));
 	json_object_set_new(f, "acked", json_integer((json_int_t)rn->acked_records));

@@ -97,6 +97,9 @@ void monitor_start_crm_poll(struct run *r, int node);
 /* Starts the memory hog on node index i (a restart once it ran before). 0 or -errno. */
 int run_start_hog(struct run *r, int i);
 
+/* takeover-verify's last output line: its missing= and corrupt= counts. 0 or -EINVAL. */
+int parse_verify_line(const char *out, uint64_t *missing, uint64_t *corrupt);
+
 /* evidence.c: sysrq-w/m/t (and a vmcore with --vmcore) from node, once per run. */
 int evidence_capture(struct run *r, int node, const char *reason);
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The monitor's loop: what it returns when it cannot wait. */
+/* The run path on its own: the monitor's loop when it cannot wait, the verifier's result line. */
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>
@@ -44,6 +44,29 @@ START_TEST(poll_failure_is_an_error)
 }
 END_TEST
 
+/* takeover-verify's result line, as recorded in a real run's timeline, and what is not one. */
+START_TEST(verify_line)
+{
+	uint64_t m = 99, c = 99;
+
+	ck_assert_int_eq(parse_verify_line("verify name=n1 slots=4096 acked=12608 checked=4096 missing=0 corrupt=0",
+					   &m, &c), 0);
+	ck_assert_uint_eq(m, 0);
+	ck_assert_uint_eq(c, 0);
+	/* stderr first (the agent merges it), first_bad percent-encoded */
+	ck_assert_int_eq(parse_verify_line("takeover-verify: short read\nverify name=n2 slots=4096 acked=2112 "
+					   "checked=2112 missing=3 corrupt=1 first_bad=17:bad%20payload",
+					   &m, &c), 0);
+	ck_assert_uint_eq(m, 3);
+	ck_assert_uint_eq(c, 1);
+	ck_assert_int_eq(parse_verify_line("verify name=n1 slots=4096", &m, &c), -EINVAL);
+	ck_assert_int_eq(parse_verify_line("verify name=n1 missing=x corrupt=0", &m, &c), -EINVAL);
+	ck_assert_int_eq(parse_verify_line("takeover-verify: /mnt/takeover/writer-n1.dat: No such file or directory",
+					   &m, &c), -EINVAL);
+	ck_assert_int_eq(parse_verify_line("", &m, &c), -EINVAL);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("monitor");
@@ -52,6 +75,7 @@ int main(void)
 	int failed;
 
 	tcase_add_test(loop, poll_failure_is_an_error);
+	tcase_add_test(loop, verify_line);
 	suite_add_tcase(s, loop);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
