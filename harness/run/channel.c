@@ -233,17 +233,38 @@ unsigned channel_exec_start(struct channel *ch, const char *const *argv, uint64_
 	return id;
 }
 
-int channel_exec(struct channel *ch, const char *const *argv, uint64_t timeout_ms,
-		 struct strbuf *out, int *rc)
+int channel_exec_begin(struct channel *ch, const char *const *argv, uint64_t timeout_ms)
 {
-	uint64_t deadline = now_ms() + timeout_ms + EXEC_TRANSPORT_MARGIN_MS;
-	int r = 0;
-
 	strbuf_reset(&ch->wait_out);
 	ch->wait_done = false;
 	ch->wait_id = channel_exec_start(ch, argv, timeout_ms);
-	if (!ch->wait_id)
-		return -EPIPE;
+	return ch->wait_id ? 0 : -EPIPE;
+}
+
+uint64_t channel_exec_patience_ms(uint64_t timeout_ms)
+{
+	return timeout_ms + EXEC_TRANSPORT_MARGIN_MS;
+}
+
+int channel_exec_end(struct channel *ch, int r, struct strbuf *out, int *rc)
+{
+	ch->wait_id = 0;
+	if (r < 0)
+		return r;
+	if (out)
+		strbuf_add(out, ch->wait_out.buf, ch->wait_out.len);
+	*rc = ch->wait_timeout ? 124 : ch->wait_rc;
+	return 0;
+}
+
+int channel_exec(struct channel *ch, const char *const *argv, uint64_t timeout_ms,
+		 struct strbuf *out, int *rc)
+{
+	uint64_t deadline = now_ms() + channel_exec_patience_ms(timeout_ms);
+	int r = channel_exec_begin(ch, argv, timeout_ms);
+
+	if (r < 0)
+		return r;
 	while (!ch->wait_done) {
 		if (cancel_requested()) {
 			r = -EINTR;
@@ -257,13 +278,7 @@ int channel_exec(struct channel *ch, const char *const *argv, uint64_t timeout_m
 		if (r < 0)
 			break;
 	}
-	ch->wait_id = 0;
-	if (r < 0)
-		return r;
-	if (out)
-		strbuf_add(out, ch->wait_out.buf, ch->wait_out.len);
-	*rc = ch->wait_timeout ? 124 : ch->wait_rc;
-	return 0;
+	return channel_exec_end(ch, r, out, rc);
 }
 
 int channel_wait_hello(struct channel *ch, uint64_t deadline)

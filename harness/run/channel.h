@@ -54,6 +54,16 @@ unsigned channel_exec_start(struct channel *ch, const char *const *argv, uint64_
  */
 int channel_exec(struct channel *ch, const char *const *argv, uint64_t timeout_ms,
 		 struct strbuf *out, int *rc);
+/*
+ * The same in parts, for a caller that keeps its own poll loop (the
+ * monitor): begin sends the exec (0 or -EPIPE); the reply arrives through
+ * channel_read() and sets wait_done; end (with the loop's result r: 0 or
+ * -errno) fills out and *rc like channel_exec(). patience is how long to
+ * wait for the reply of an exec with timeout_ms.
+ */
+int channel_exec_begin(struct channel *ch, const char *const *argv, uint64_t timeout_ms);
+uint64_t channel_exec_patience_ms(uint64_t timeout_ms);
+int channel_exec_end(struct channel *ch, int r, struct strbuf *out, int *rc);
 /* Waits for a hello until deadline (now_ms() clock). */
 int channel_wait_hello(struct channel *ch, uint64_t deadline);
 /* Sends one raw protocol line (without the newline). */

@@ -397,6 +397,26 @@ static void on_tick(struct run *r)
 	}
 }
 
+static bool exec_done(struct run *r, void *arg)
+{
+	(void)r;
+	return ((struct channel *)arg)->wait_done;
+}
+
+int monitor_exec(struct run *r, int node, const char *const *argv, uint64_t timeout_ms, struct strbuf *out,
+		 int *rc)
+{
+	struct channel *ch = &r->c.nodes[node - 1].ch;
+	int ret = channel_connect(ch);
+
+	if (ret == 0)
+		ret = channel_exec_begin(ch, argv, timeout_ms);
+	if (ret < 0)
+		return ret;
+	ret = monitor_until(r, timeline_now(&r->tl) + channel_exec_patience_ms(timeout_ms), exec_done, ch);
+	return channel_exec_end(ch, ret, out, rc);
+}
+
 int monitor_until(struct run *r, uint64_t deadline, monitor_done_fn done, void *arg)
 {
 	struct itimerspec its = { .it_interval = { 0, TICK_MS * 1000000L },

@@ -282,7 +282,7 @@ static int prefer_takeover_node(struct run *r)
 
 	if (!r->group_moves)
 		return 0;
-	ret = cluster_exec(&r->c, r->takeover, argv, 60000, &out, &rc);
+	ret = monitor_exec(r, r->takeover, argv, 60000, &out, &rc);
 	if (!ret && rc) {
 		strbuf_rtrim(&out);
 		ret = infra_error(r, -EIO, "crm location constraint failed: %s", out.buf);
@@ -461,7 +461,7 @@ static int verify_one(struct run *r, int via, int node, uint64_t timeout_ms)
 	format_size(r->sc->workload.file_size, fsz, sizeof(fsz));
 	format_size(r->sc->workload.record_size, rsz, sizeof(rsz));
 	snprintf(acked, sizeof(acked), "%llu", (unsigned long long)rn->acked_records);
-	ret = cluster_exec(&r->c, via, argv, timeout_ms, &out, &rc);
+	ret = monitor_exec(r, via, argv, timeout_ms, &out, &rc);
 	strbuf_rtrim(&out);
 	uint64_t missing = 0, corrupt = 0;
 	bool ran = !ret && (rc == 0 || rc == 1) && parse_verify_line(out.buf, &missing, &corrupt) == 0;
@@ -608,7 +608,7 @@ static void save_corosync_logs(struct run *r)
 		int rc;
 		if (i + 1 == r->victim || r->c.nodes[i].ch.fd < 0)
 			continue;
-		if (cluster_exec(&r->c, i + 1, argv, COROSYNC_LOG_TIMEOUT_MS, &out, &rc) < 0 || rc) {
+		if (monitor_exec(r, i + 1, argv, COROSYNC_LOG_TIMEOUT_MS, &out, &rc) < 0 || rc) {
 			log_warn("%s: could not read its corosync journal (%s)", r->c.nodes[i].name,
 				 out.len ? out.buf : "no answer");
 			strbuf_release(&out);
@@ -733,15 +733,15 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o, char **res
 	monitor_init(&r);
 
 	scenario_steps(&r, &rep);
-	monitor_release(&r);
 	for (int i = 0; i < r.c.n; i++) {
 		json_t *f = json_object();
 		const char *k = r.c.nodes[i].ch.kernel;
 		json_object_set_new(f, "kernel", json_string(k[0] ? k : r.c.kernel_release));
 		timeline_event(&r.tl, "node", r.c.nodes[i].name, f);
 	}
-	copy_consoles(&r);
 	save_corosync_logs(&r);
+	monitor_release(&r);
+	copy_consoles(&r);
 	for (int i = 0; i < rep.nsteps; i++)
 		record_step(&r, &rep.steps[i]);
 

@@ -93,6 +93,13 @@ void monitor_release(struct run *r);
 typedef bool (*monitor_done_fn)(struct run *r, void *arg);
 int monitor_until(struct run *r, uint64_t deadline, monitor_done_fn done, void *arg);
 void monitor_start_crm_poll(struct run *r, int node);
+/*
+ * cluster_exec() from inside the loop: while the guest runs argv, consoles,
+ * agents and timers are still served, so a kernel report printed meanwhile
+ * (say, an oops during verification) is classified as it happens.
+ */
+int monitor_exec(struct run *r, int node, const char *const *argv, uint64_t timeout_ms, struct strbuf *out,
+		 int *rc);
 
 /* Starts the memory hog on node index i (a restart once it ran before). 0 or -errno. */
 int run_start_hog(struct run *r, int i);
