@@ -373,6 +373,32 @@ START_TEST(recorded_pressure_back)
 }
 END_TEST
 
+/*
+ * scenarios/negative-control.ini as CI ran it (dfaa1f3's harness): loop-back
+ * NFS blocked on the takeover node 10 s after its writes resumed, so the
+ * writer stalls until the end of the observe window. The only FAIL class
+ * recorded from a real run; the others are synthetic below.
+ */
+START_TEST(recorded_stall)
+{
+	struct scenario rsc;
+
+	load_recorded("stall-negative", &rsc);
+	ck_assert_msg(v.cls == VERDICT_FAIL_STALL, "%s: %s", verdict_name(v.cls), v.reason);
+	ck_assert_int_eq(verdict_exit_code(v.cls), 1);
+	ck_assert_str_eq(v.node, "n1");
+	ck_assert_ptr_nonnull(strstr(v.reason, "stalled for 44.0s after resuming (max_stall 20s)"));
+	ck_assert_uint_ge(v.t_resume - in.t_fault, 42000);
+	ck_assert_uint_le(v.t_resume - in.t_fault, 43500);
+	ck_assert(!v.pr.judged); /* this scenario has no memory pressure */
+	/* a looser max_stall judges the same recording a PASS */
+	in.max_stall = 60000;
+	verdict_judge(&in, &v);
+	ck_assert_msg(v.cls == VERDICT_PASS, "%s: %s", verdict_name(v.cls), v.reason);
+	scenario_release(&rsc);
+}
+END_TEST
+
 /* ---- synthetic timelines ---- */
 
 enum fence_outcome { FENCE_OK, FENCE_FAILED, FENCE_FAILED_THEN_OK, FENCE_FAILED_OTHER };
@@ -1090,6 +1116,7 @@ static Suite *timeline_suite(void)
 	tcase_add_test(recorded, recorded_pressure_held);
 	tcase_add_test(recorded, recorded_pressure_lost);
 	tcase_add_test(recorded, recorded_pressure_back);
+	tcase_add_test(recorded, recorded_stall);
 	tcase_add_test(synth, synthetic_pass);
 	tcase_add_test(synth, malformed_lines_skipped);
 	tcase_add_test(synth, error_event_is_error);
