@@ -295,6 +295,8 @@ static const char *state_name(int s)
 
 static void poll_domains(struct run *r)
 {
+	if (!r->c.conn) /* no libvirt connection (a monitor fed recorded data): no domain states */
+		return;
 	for (int i = 0; i < r->c.n; i++) {
 		virDomainPtr d = virDomainLookupByName(r->c.conn, r->c.nodes[i].domain);
 		int state = VIR_DOMAIN_SHUTOFF, reason = 0; /* gone = off: transient domains vanish */
@@ -362,8 +364,8 @@ static void progress_line(struct run *r)
 			    i + 1 == r->victim ? "(victim)" : i + 1 == r->takeover ? "(takeover)" : "", sz);
 	}
 	if (r->crm_have)
-		strbuf_addf(&sb, " | group %s %d/4", r->crm_last.group_node[0] ? r->crm_last.group_node : "-",
-			    r->crm_last.group_members_started);
+		strbuf_addf(&sb, " | group %s %d/%d", r->crm_last.group_node[0] ? r->crm_last.group_node : "-",
+			    r->crm_last.group_members_started, CRM_N_MEMBERS);
 	progress_update("%s", sb.buf);
 	strbuf_release(&sb);
 }

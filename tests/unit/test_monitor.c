@@ -6,11 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "run/run.h"
 #include "util/log.h"
 #include "util/spawn.h"
+#include "util/strbuf.h"
 
 /*
  * poll() fails with EINVAL when nfds exceeds RLIMIT_NOFILE: with the limit
@@ -67,6 +69,97 @@ START_TEST(verify_line)
 }
 END_TEST
 
+/* Appends the file at path to the file at dst (the console log a node "prints"). */
+static void append_file(const char *dst, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	FILE *f = fopen(dst, "ae");
+
+	ck_assert_int_eq(strbuf_read_file(&sb, path, 1 << 20), 0);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(sb.buf, 1, sb.len, f), sb.len);
+	fclose(f);
+	strbuf_release(&sb);
+}
+
+/*
+ * The monitor's handlers on recorded input, through its real loop: n1's agent
+ * stream from a real run (tests/fixtures/agent/n1-pressure-start.txt: the
+ * samples and progress reports of 20 s around the hog's start, as the agent
+ * sent them) on a socket, and real console logs (an OOM kill, an oops)
+ * appearing in n1's console file. What the loop writes to the timeline is read back with
+ * timeline_load(), as the verdict reads it. No libvirt connection: the
+ * monitor then polls no domain states.
+ */
+START_TEST(handlers_on_recorded_stream)
+{
+	static struct run r;
+	char tl[] = "/tmp/takeover-test-monitor-XXXXXX", con[] = "/tmp/takeover-test-console-XXXXXX";
+	struct strbuf stream = STRBUF_INIT;
+	struct verdict_input in;
+	struct scenario sc;
+	struct strbuf errs = STRBUF_INIT;
+	int sv[2], bad, fd;
+
+	ck_assert_int_eq(scenario_parse("m.ini", "", 0, "/nonexistent", &sc, &errs), 0);
+	fd = mkstemp(tl);
+	close(fd);
+	fd = mkstemp(con);
+	close(fd);
+	ck_assert_int_eq(timeline_open(&r.tl, tl, now_ms()), 0);
+	r.sc = &sc;
+	r.o.quiet = true;
+	r.c.n = 1;
+	r.takeover = 1;
+	snprintf(r.c.nodes[0].name, sizeof(r.c.nodes[0].name), "n1");
+	r.c.nodes[0].console = con;
+	channel_init(&r.c.nodes[0].ch, "/nonexistent.agent", "n1");
+	/* the channel reads until EAGAIN, as on its real socket */
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, sv), 0);
+	r.c.nodes[0].ch.fd = sv[0];
+	r.nodes[0].writer = r.nodes[0].hog = true;
+	monitor_init(&r);
+
+	ck_assert_int_eq(strbuf_read_file(&stream, FIXTURES_DIR "/agent/n1-pressure-start.txt", 1 << 20), 0);
+	ck_assert_int_eq(write(sv[1], stream.buf, stream.len), (ssize_t)stream.len);
+	append_file(con, FIXTURES_DIR "/console/real-oom-kill-nfsd.log");
+	append_file(con, FIXTURES_DIR "/console/real-oops-null-deref-nfs-commit.log");
+	ck_assert_int_eq(monitor_until(&r, timeline_now(&r.tl) + 2500, NULL, NULL), -ETIMEDOUT);
+	monitor_release(&r);
+	timeline_close(&r.tl);
+
+	/* the handlers' own state: the last writer report */
+	ck_assert_uint_eq(r.nodes[0].acked_bytes, 165675008);
+	ck_assert_uint_eq(r.nodes[0].acked_records, 2528);
+	/* and the timeline, as the verdict sees it */
+	ck_assert_int_eq(timeline_load(tl, &sc, &in, &bad), 0);
+	ck_assert_int_eq(bad, 0);
+	const struct vseries *w = NULL;
+	for (int i = 0; i < in.nnodes; i++)
+		if (!strcmp(in.nodes[i].node, "n1"))
+			w = &in.nodes[i];
+	ck_assert_ptr_nonnull(w);
+	ck_assert_uint_eq(w->n, 20); /* every writer report of the stream */
+	/* the samples: MemAvailable of each */
+	ck_assert_int_eq(in.nmem, 1);
+	ck_assert_uint_eq(in.mem[0].n, 20);
+	ck_assert_uint_eq(in.mem[0].s[0].avail_kb, 372536);
+	/* the console: the OOM kill's victim (info) and the oops (fatal: a FAIL-KERNEL) */
+	ck_assert_str_eq(in.mem[0].oom_victim, "(sd-pam)");
+	ck_assert_int_ge(in.nkernel, 1);
+	ck_assert_str_eq(in.kernel[0].node, "n1");
+	ck_assert_str_eq(in.kernel[0].cls, "oops");
+	verdict_input_release(&in);
+	scenario_release(&sc);
+	channel_release(&r.c.nodes[0].ch);
+	close(sv[1]);
+	strbuf_release(&stream);
+	strbuf_release(&errs);
+	unlink(tl);
+	unlink(con);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("monitor");
@@ -74,8 +167,9 @@ int main(void)
 	SRunner *sr;
 	int failed;
 
-	tcase_add_test(loop, poll_failure_is_an_error);
 	tcase_add_test(loop, verify_line);
+	tcase_add_test(loop, handlers_on_recorded_stream);
+	tcase_add_test(loop, poll_failure_is_an_error); /* last: it lowers RLIMIT_NOFILE (CK_FORK=no) */
 	suite_add_tcase(s, loop);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
