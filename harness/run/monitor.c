@@ -193,11 +193,13 @@ static void on_agent_msg(void *ctx, struct channel *ch, char **w, int n)
 		json_object_del(f, "t");
 		r->nodes[idx].psi_some = json_number_value(json_object_get(f, "psi_some"));
 		r->nodes[idx].psi_full = json_number_value(json_object_get(f, "psi_full"));
+		/* read before timeline_event() takes f */
 		json_t *oom = json_object_get(f, "oom_kill");
-		uint64_t kills = json_is_integer(oom) ? (uint64_t)json_integer_value(oom) : 0;
+		bool have_oom = json_is_integer(oom);
+		uint64_t oom_total = have_oom ? (uint64_t)json_integer_value(oom) : 0;
 		timeline_event(&r->tl, "sample", ch->node, f);
-		if (json_is_integer(oom))
-			on_oom_counter(r, idx, kills);
+		if (have_oom)
+			on_oom_counter(r, idx, oom_total);
 	} else if (!strcmp(w[0], "exit")) {
 		on_workload_exit(r, idx, w, n);
 	} else if (!strcmp(w[0], "done") && n > 1 && r->crm_id && idx + 1 == r->crm_node &&

@@ -89,9 +89,11 @@ static int infra_error(struct run *r, int err, const char *fmt, ...)
 
 /* ---- workloads ---- */
 
-/* monitor_until() stopped for another reason than its deadline. */
+/* monitor_until()'s result for a wait that may end at its deadline: 0, or the infrastructure error. */
 static int loop_error(struct run *r, int ret)
 {
+	if (ret >= 0 || ret == -ETIMEDOUT)
+		return 0;
 	return ret == -EINTR ? infra_error(r, ret, "interrupted")
 			     : infra_error(r, ret, "the monitor loop failed: %s", strerror(-ret));
 }
@@ -231,8 +233,8 @@ static int steady_state(struct run *r, uint64_t *t_steady)
 	for (int i = 0; i < r->c.n; i++)
 		base[i] = r->nodes[i].acked_bytes;
 	ret = monitor_until(r, *t_steady + r->sc->verdict.steady_time, NULL, NULL);
-	if (ret < 0 && ret != -ETIMEDOUT)
-		return loop_error(r, ret);
+	if ((ret = loop_error(r, ret)) < 0)
+		return ret;
 	for (int i = 0; i < r->c.n; i++)
 		if (r->nodes[i].writer && r->nodes[i].acked_bytes == base[i])
 			return infra_error(r, -EIO, "%s made no progress during the steady-state window "
@@ -377,23 +379,24 @@ static bool observe_done(struct run *r, void *arg)
 static int inject_and_observe(struct run *r, struct fault_ctx *fc)
 {
 	const struct fault *f = fault_for(r->sc->fault.kind);
+	const char *kind = fault_kind_name(r->sc->fault.kind);
 	json_t *fj = json_object();
 	int ret;
 
 	r->t_fault = timeline_now(&r->tl);
 	r->fault_fired = true;
-	json_object_set_new(fj, "kind", json_string(fault_kind_name(r->sc->fault.kind)));
+	json_object_set_new(fj, "kind", json_string(kind));
 	json_object_set_new(fj, "takeover", json_string(fc->takeover->name));
 	timeline_event(&r->tl, "fault", fc->victim->name, fj);
-	log_info("fault: %s %s (takeover node %s)", fault_kind_name(r->sc->fault.kind), fc->victim->name, fc->takeover->name);
+	log_info("fault: %s %s (takeover node %s)", kind, fc->victim->name, fc->takeover->name);
 	ret = f->inject(fc);
 	if (ret < 0)
 		return infra_error(r, ret, "the fault could not be injected");
 	channel_close(&fc->victim->ch);
 	for (;;) {
 		ret = monitor_until(r, UINT64_MAX, observe_done, NULL);
-		if (ret < 0 && ret != -ETIMEDOUT)
-			return loop_error(r, ret);
+		if ((ret = loop_error(r, ret)) < 0)
+			return ret;
 		if (r->t_resume && r->sc->pressure.start == PRESSURE_AFTER && !r->pressure_after_done) {
 			r->pressure_after_done = true;
 			if ((ret = start_hogs(r)) < 0)
@@ -418,7 +421,7 @@ static int inject_and_observe(struct run *r, struct fault_ctx *fc)
 		    timeline_now(&r->tl) >= r->t_resume + r->sc->fault.block_after) {
 			r->after_resume_done = true;
 			timeline_event(&r->tl, "fault-stage2", fc->takeover->name, NULL);
-			log_info("fault: %s second stage on %s", fault_kind_name(r->sc->fault.kind), fc->takeover->name);
+			log_info("fault: %s second stage on %s", kind, fc->takeover->name);
 			if (f->after_resume(fc) < 0)
 				return infra_error(r, -EIO, "the fault's second stage failed");
 			continue;
@@ -665,8 +668,8 @@ static int scenario_steps(struct run *r, struct run_report *rep)
 	if (r->sc->pressure.start == PRESSURE_BEFORE && (ret = start_hogs(r)) < 0)
 		return ret;
 	ret = monitor_until(r, t_steady + r->sc->fault.after, NULL, NULL);
-	if (ret < 0 && ret != -ETIMEDOUT)
-		return loop_error(r, ret);
+	if ((ret = loop_error(r, ret)) < 0)
+		return ret;
 
 	s = step_begin(rep, "fault", &clk);
 	if ((ret = inject_and_observe(r, &fc)) < 0) {
@@ -746,13 +749,16 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o, char **res
 		record_step(&r, &rep.steps[i]);
 
 	/*
-	 * Whether to keep the cluster depends on the verdict so far; the
-	 * teardown is then recorded, and the final verdict and the report are
+	 * With --keep-on-fail, whether to keep the cluster depends on the
+	 * verdict so far; the teardown is then recorded, and the final verdict and the report are
 	 * judged from the whole timeline, as `takeover report` would.
 	 */
-	judge(tlpath, sc, &in, &v);
-	verdict_input_release(&in);
-	bool keep = o->keep || (o->keep_on_fail && v.cls != VERDICT_PASS);
+	bool keep = o->keep;
+	if (!keep && o->keep_on_fail) {
+		judge(tlpath, sc, &in, &v);
+		verdict_input_release(&in);
+		keep = v.cls != VERDICT_PASS;
+	}
 	char name[CLUSTER_NAME_MAX + 1], uri[512], tkname[8];
 	snprintf(name, sizeof(name), "%s", r.c.name);
 	snprintf(uri, sizeof(uri), "%s", r.c.uri);
@@ -770,7 +776,6 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o, char **res
 
 	/* The verdict and the report read the timeline back: nothing else. */
 	judge(tlpath, sc, &in, &v);
-	rep.nsteps = 0;
 	report_load(tlpath, sc->cluster.nodes, &rep);
 	rep.v = &v;
 	rep.in = &in;

@@ -138,7 +138,7 @@ static void load_verify(const json_t *o, struct verdict_input *in)
 	copy(in->verify[i].detail, sizeof(in->verify[i].detail), jstr(o, "detail"));
 }
 
-/* pressure-start, pressure-restart and oom-kill: what the pressure on a node went through. */
+/* pressure-start and pressure-restart (OOM kills are counted from the samples: load_sample). */
 static void load_pressure(const json_t *o, const char *ev, uint64_t t, struct verdict_input *in)
 {
 	struct vmemseries *m = verdict_mem_series(in, jstr(o, "node"));
@@ -160,8 +160,7 @@ static void load_sample(const json_t *o, uint64_t t, struct verdict_input *in)
 
 	if (!json_is_integer(json_object_get(o, "memavail")))
 		return;
-	verdict_add_mem(in, jstr(o, "node"), t, jint(o, "memavail"), jint(o, "memtotal"));
-	m = verdict_mem_series(in, jstr(o, "node"));
+	m = verdict_add_mem(in, jstr(o, "node"), t, jint(o, "memavail"), jint(o, "memtotal"));
 	if (!m || !json_is_integer(json_object_get(o, "oom_kill")))
 		return;
 	kills = oom_counter_add(&m->oom, jint(o, "oom_kill"));

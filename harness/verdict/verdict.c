@@ -73,16 +73,22 @@ struct vseries *verdict_series(struct verdict_input *in, const char *node)
 	return s;
 }
 
+/* Makes room for one more element in the array *p of n used, *alloc allocated. */
+static void grow(void **p, size_t n, size_t *alloc, size_t elem)
+{
+	if (n < *alloc)
+		return;
+	*alloc = *alloc ? *alloc * 2 : 256;
+	*p = xrealloc(*p, *alloc * elem);
+}
+
 void verdict_add_sample(struct verdict_input *in, const char *node, uint64_t t, uint64_t acked_bytes)
 {
 	struct vseries *s = verdict_series(in, node);
 
 	if (!s)
 		return;
-	if (s->n == s->alloc) {
-		s->alloc = s->alloc ? s->alloc * 2 : 256;
-		s->s = xrealloc(s->s, s->alloc * sizeof(*s->s));
-	}
+	grow((void **)&s->s, s->n, &s->alloc, sizeof(*s->s));
 	s->s[s->n++] = (struct vsample){ t, acked_bytes };
 }
 
@@ -107,26 +113,21 @@ struct vmemseries *verdict_mem_series(struct verdict_input *in, const char *node
 	return m;
 }
 
-void verdict_add_mem(struct verdict_input *in, const char *node, uint64_t t, uint64_t avail_kb,
-		     uint64_t total_kb)
+struct vmemseries *verdict_add_mem(struct verdict_input *in, const char *node, uint64_t t, uint64_t avail_kb,
+				   uint64_t total_kb)
 {
 	struct vmemseries *m = verdict_mem_series(in, node);
 
 	if (!m)
-		return;
-	if (m->n == m->alloc) {
-		m->alloc = m->alloc ? m->alloc * 2 : 256;
-		m->s = xrealloc(m->s, m->alloc * sizeof(*m->s));
-	}
+		return NULL;
+	grow((void **)&m->s, m->n, &m->alloc, sizeof(*m->s));
 	m->s[m->n++] = (struct vmem){ t, avail_kb, total_kb };
+	return m;
 }
 
 struct vcrm *verdict_add_crm(struct verdict_input *in)
 {
-	if (in->ncrm == in->crm_alloc) {
-		in->crm_alloc = in->crm_alloc ? in->crm_alloc * 2 : 64;
-		in->crm = xrealloc(in->crm, in->crm_alloc * sizeof(*in->crm));
-	}
+	grow((void **)&in->crm, in->ncrm, &in->crm_alloc, sizeof(*in->crm));
 	memset(&in->crm[in->ncrm], 0, sizeof(in->crm[0]));
 	return &in->crm[in->ncrm++];
 }
@@ -402,7 +403,8 @@ static uint64_t reach_kb(const struct verdict_input *in, const struct vmem *m)
 
 struct held_acc {
 	struct pressure_node *out;
-	uint64_t held, lost_start; /* lost_start: start of the stretch out of reach; 0: none open */
+	uint64_t held;
+	uint64_t lost_start; /* start of the stretch out of reach, while lost_open */
 	bool lost_open;
 };
 

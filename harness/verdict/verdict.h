@@ -188,8 +188,8 @@ struct vseries *verdict_series(struct verdict_input *in, const char *node);
 void verdict_add_sample(struct verdict_input *in, const char *node, uint64_t t, uint64_t acked_bytes);
 struct vcrm *verdict_add_crm(struct verdict_input *in);
 struct vmemseries *verdict_mem_series(struct verdict_input *in, const char *node);
-void verdict_add_mem(struct verdict_input *in, const char *node, uint64_t t, uint64_t avail_kb,
-		     uint64_t total_kb);
+struct vmemseries *verdict_add_mem(struct verdict_input *in, const char *node, uint64_t t, uint64_t avail_kb,
+				   uint64_t total_kb);
 
 void verdict_judge(const struct verdict_input *in, struct verdict *v);
 
