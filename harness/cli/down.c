@@ -81,8 +81,6 @@ static int cmd_down(int argc, char **argv)
 	return bad ? TK_EXIT_SKIP : TK_EXIT_PASS;
 }
 
-/* takeover exec CLUSTER NODE -- CMD...: run a command in a guest through its agent. */
-
 const struct command command_down = {
 	"down", cmd_down, "down CLUSTER... | --all | --stale",
 	  "Remove clusters: domains, daemons, namespace, disks, sockets",

@@ -74,8 +74,6 @@ static int cmd_exec(int argc, char **argv)
 	return rc;
 }
 
-/* takeover sysrq CLUSTER NODE KEYS: sysrq through the virtual keyboard, output from the console. */
-
 const struct command command_exec = {
 	"exec", cmd_exec, "exec [--timeout DURATION] CLUSTER NODE COMMAND [ARG...]",
 	  "Run a command on a node through its agent",
