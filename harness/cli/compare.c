@@ -3,8 +3,10 @@
  * takeover compare --kernel A --kernel B [--runs N] [SCENARIO]: the same
  * scenario on two kernels, interleaved (A B A B ...) so that drift of the
  * host affects both alike; a table of verdicts and takeover/throughput
- * statistics, compare.json and a plot. Exit 1 when B fails a round that A
- * passed: the question a patch review asks.
+ * statistics, compare.json and a plot. Each kernel's failure rate with its
+ * 95 % Wilson interval, and Fisher's exact test between them: exit 1 only
+ * when B fails more often than A with p < 0.05, the question a patch review
+ * asks ("does B fail more?") with the answer chance alone rarely gives.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,144 +23,64 @@
 #include "run/run.h"
 #include "util/fs.h"
 #include "util/log.h"
+#include "report/series.h"
+#include "util/cancel.h"
+#include "util/stats.h"
 #include "util/spawn.h"
 #include "util/units.h"
 #include "util/xalloc.h"
 
 #define MAX_RUNS 50
 
-struct outcome {
-	int exit_code;
-	char verdict[32];
-	double resume_s, rate_Bps, max_gap_s; /* NAN when not reached */
-	char dir[512];
-};
-
 struct side {
 	const char *kernel;
-	struct outcome runs[MAX_RUNS];
-	int n;
+	struct series runs; /* one run directory per round, in order */
 };
 
-static double jnum(const json_t *o, const char *k)
+/* One row of the table: counts, the failure rate with its interval, medians. */
+static void print_side(const char *label, const struct side *sd)
 {
-	const json_t *v = json_object_get(o, k);
+	struct series_stats st;
+	char counts[256];
 
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static void read_outcome(const char *dir, int exit_code, struct outcome *out)
-{
-	char *path = xasprintf("%s/report.json", dir ? dir : "/nonexistent");
-	json_t *rep = json_load_file(path, 0, NULL);
-	const json_t *tk = json_object_get(rep, "takeover");
-
-	out->exit_code = exit_code;
-	snprintf(out->verdict, sizeof(out->verdict), "%s",
-		 json_string_value(json_object_get(json_object_get(rep, "verdict"), "class")) ?: "ERROR");
-	out->resume_s = jnum(tk, "resume_s");
-	out->rate_Bps = jnum(tk, "window_rate_Bps");
-	out->max_gap_s = jnum(tk, "max_gap_s");
-	snprintf(out->dir, sizeof(out->dir), "%s", dir ? dir : "");
-	json_decref(rep);
-	free(path);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* median, min, max of the finite values; count returned. */
-static int stats(const struct side *s, size_t off, double *med, double *lo, double *hi)
-{
-	double v[MAX_RUNS];
-	int n = 0;
-
-	for (int i = 0; i < s->n; i++) {
-		double x = *(const double *)((const char *)&s->runs[i] + off);
-		if (isfinite(x))
-			v[n++] = x;
-	}
-	if (!n)
-		return 0;
-	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
-	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	*lo = v[0];
-	*hi = v[n - 1];
-	return n;
-}
-
-static void print_stat(const struct side *s, size_t off, const char *unit, double scale)
-{
-	double med, lo, hi;
-
-	if (stats(s, off, &med, &lo, &hi))
-		printf(" %8.1f %8.1f %8.1f %s", med / scale, lo / scale, hi / scale, unit);
+	series_stats(&sd->runs, &st);
+	series_verdict_counts(&sd->runs, counts, sizeof(counts));
+	printf("%-2s %3u/%-3u ", label, st.failed, st.passed + st.failed);
+	if (st.passed + st.failed)
+		printf("%5.1f%% [%5.1f-%5.1f%%]", 100 * st.fail_rate, 100 * st.fail_lo, 100 * st.fail_hi);
 	else
-		printf(" %8s %8s %8s %s", "-", "-", "-", unit);
+		printf("%21s", "-");
+	if (st.n_resume)
+		printf(" %7.1f %7.1f %7.1f s", st.resume_med, st.resume_min, st.resume_max);
+	else
+		printf(" %7s %7s %7s s", "-", "-", "-");
+	if (st.n_rate)
+		printf(" %6.1f MiB/s", st.rate_med / 1048576);
+	else
+		printf(" %6s MiB/s", "-");
+	printf("  %s\n", counts);
 }
 
-/* "PASS x3, FAIL-STALL x1": each verdict once, in order of first appearance. */
-static void verdict_counts(const struct side *s, struct strbuf *out)
+static void print_table(const struct side sides[2], double p)
 {
-	for (int i = 0; i < s->n; i++) {
-		int seen = 0, count = 0;
-		for (int j = 0; j < s->n; j++) {
-			if (strcmp(s->runs[j].verdict, s->runs[i].verdict))
-				continue;
-			seen += j < i;
-			count++;
-		}
-		if (!seen)
-			strbuf_addf(out, "%s%s x%d", out->len ? ", " : "", s->runs[i].verdict, count);
-	}
-}
-
-static void print_table(const struct side sides[2])
-{
-	printf("\n%-4s %-6s %-34s %-29s %-29s\n", "", "passed", "verdicts", "resume after fault (med min max)",
-	       "rate (med min max)");
-	for (int k = 0; k < 2; k++) {
-		const struct side *s = &sides[k];
-		struct strbuf v = STRBUF_INIT;
-		int pass = 0;
-		for (int i = 0; i < s->n; i++)
-			pass += !strcmp(s->runs[i].verdict, "PASS");
-		verdict_counts(s, &v);
-		printf("%-4s %d/%-4d %-34s", k ? "B" : "A", pass, s->n, v.buf);
-		print_stat(s, offsetof(struct outcome, resume_s), "s  ", 1);
-		print_stat(s, offsetof(struct outcome, rate_Bps), "MiB/s", 1048576);
-		printf("\n");
-		strbuf_release(&v);
-	}
+	printf("\n%-2s %-7s %-21s %-25s %-12s %s\n", "", "failed", "rate [95% Wilson]", "resume (med min max)",
+	       "rate (med)", "verdicts");
+	print_side("A", &sides[0]);
+	print_side("B", &sides[1]);
+	printf("Fisher's exact test, two-sided: p = %.4g\n", p);
 	for (int k = 0; k < 2; k++) {
 		printf("%s = %s\n   rounds:", k ? "B" : "A", sides[k].kernel);
-		for (int i = 0; i < sides[k].n; i++)
-			printf(" %s", sides[k].runs[i].verdict);
+		for (size_t i = 0; i < sides[k].runs.n; i++)
+			printf(" %s", sides[k].runs.runs[i].verdict);
 		printf("\n");
 	}
 }
 
 static json_t *side_json(const struct side *s)
 {
-	json_t *o = json_object(), *runs = json_array();
+	json_t *o = series_json(&s->runs);
 
 	json_object_set_new(o, "kernel", json_string(s->kernel));
-	for (int i = 0; i < s->n; i++) {
-		const struct outcome *r = &s->runs[i];
-		json_t *j = json_object();
-		json_object_set_new(j, "verdict", json_string(r->verdict));
-		json_object_set_new(j, "exit_code", json_integer(r->exit_code));
-		json_object_set_new(j, "resume_s", isfinite(r->resume_s) ? json_real(r->resume_s) : json_null());
-		json_object_set_new(j, "rate_Bps", isfinite(r->rate_Bps) ? json_real(r->rate_Bps) : json_null());
-		json_object_set_new(j, "max_gap_s", isfinite(r->max_gap_s) ? json_real(r->max_gap_s) : json_null());
-		json_object_set_new(j, "results", json_string(r->dir));
-		json_array_append_new(runs, j);
-	}
-	json_object_set_new(o, "runs", runs);
 	return o;
 }
 
@@ -172,10 +94,10 @@ static void plot(const char *dir, const struct side sides[2])
 		goto out;
 	for (int k = 0; k < 2; k++) {
 		fprintf(f, "# %s\n", k ? "B" : "A");
-		for (int i = 0; i < sides[k].n; i++)
-			fprintf(f, "%d %g %s\n", i + 1,
-				isfinite(sides[k].runs[i].resume_s) ? sides[k].runs[i].resume_s : 0.0,
-				sides[k].runs[i].verdict);
+		for (size_t i = 0; i < sides[k].runs.n; i++) {
+			const struct series_run *r = &sides[k].runs.runs[i];
+			fprintf(f, "%zu %g %s\n", i + 1, isfinite(r->resume_s) ? r->resume_s : 0.0, r->verdict);
+		}
 		fprintf(f, "\n\n");
 	}
 	fclose(f);
@@ -209,7 +131,7 @@ static int cmd_compare(int argc, char **argv)
 	const struct command *self = &command_compare;
 	struct side sides[2] = { 0 };
 	struct run_opts o = { .quiet = true };
-	int nk = 0, runs = 3, ch, regress = 0, judged = 0;
+	int nk = 0, runs = 3, ch;
 	const char *why, *results = NULL;
 	struct scenario sc;
 	uint64_t v;
@@ -245,32 +167,37 @@ static int cmd_compare(int argc, char **argv)
 		      : xasprintf("%s/results/compare-%s", takeover_datadir(), stamp);
 	mkdir_p(dir, 0755);
 	o.results_root = dir;
-	for (int i = 0; i < runs; i++) {
+	for (int i = 0; i < runs && !cancel_requested(); i++) {
 		for (int k = 0; k < 2; k++) {
-			char *rdir = NULL;
+			char *rdir = xasprintf("%s/%s-%d", dir, k ? "B" : "A", i + 1);
+			o.dir = rdir;
 			o.kernel = strcmp(sides[k].kernel, "debian") ? sides[k].kernel : NULL;
 			log_info("compare: round %d/%d, kernel %s", i + 1, runs, k ? "B" : "A");
-			int rc = run_scenario(&sc, &o, &rdir);
-			read_outcome(rdir, rc, &sides[k].runs[sides[k].n++]);
-			log_info("compare: round %d, %s: %s", i + 1, k ? "B" : "A", sides[k].runs[sides[k].n - 1].verdict);
+			mkdir_p(rdir, 0755); /* a round whose cluster never came up counts, as not judged */
+			int rc = run_scenario(&sc, &o, NULL);
+			series_add_dir(&sides[k].runs, rdir);
+			log_info("compare: round %d, %s: %s", i + 1, k ? "B" : "A",
+				 sides[k].runs.runs[sides[k].runs.n - 1].verdict);
 			free(rdir);
 			if (rc == TK_EXIT_USAGE)
 				goto done;
 		}
-		const struct outcome *a = &sides[0].runs[i], *b = &sides[1].runs[i];
-		if (a->exit_code != TK_EXIT_SKIP && b->exit_code != TK_EXIT_SKIP) {
-			judged++;
-			regress += a->exit_code == TK_EXIT_PASS && b->exit_code == TK_EXIT_FAIL;
-		}
 	}
-done:
-	print_table(sides);
+done:;
+	struct series_stats sa, sb;
+	series_stats(&sides[0].runs, &sa);
+	series_stats(&sides[1].runs, &sb);
+	double p = fisher_exact_2x2(sa.failed, sa.passed, sb.failed, sb.passed);
+	/* B regresses when it fails more often than A, and chance explains that poorly. */
+	bool judged = sa.passed + sa.failed && sb.passed + sb.failed;
+	bool regress = judged && sb.fail_rate > sa.fail_rate && p < 0.05;
+	print_table(sides, p);
 	json_t *j = json_object();
 	json_object_set_new(j, "scenario", json_string(sc.path));
 	json_object_set_new(j, "A", side_json(&sides[0]));
 	json_object_set_new(j, "B", side_json(&sides[1]));
-	json_object_set_new(j, "rounds_judged", json_integer(judged));
-	json_object_set_new(j, "b_fails_where_a_passes", json_integer(regress));
+	json_object_set_new(j, "fisher_p", json_real(p));
+	json_object_set_new(j, "b_fails_more_often", json_boolean(regress));
 	char *path = xasprintf("%s/compare.json", dir), *text = json_dumps(j, JSON_INDENT(2));
 	write_file_atomic(path, text, strlen(text), 0644);
 	plot(dir, sides);
@@ -280,6 +207,8 @@ done:
 	json_decref(j);
 	free(dir);
 	scenario_release(&sc);
+	series_release(&sides[0].runs);
+	series_release(&sides[1].runs);
 	if (!judged)
 		return TK_EXIT_SKIP;
 	return regress ? TK_EXIT_FAIL : TK_EXIT_PASS;
@@ -289,8 +218,12 @@ const struct command command_compare = {
 	"compare", cmd_compare, "compare --kernel A --kernel B [--runs N] [--results DIR] [SCENARIO]",
 	  "Run a scenario on two kernels, interleaved, and compare",
 	  "A and B are bzImages (or 'debian' for the image's kernel). Runs A, B, A, B, ...\n"
-	  "N rounds (default 3), then prints verdict counts and takeover/throughput\n"
-	  "statistics (median, min, max), and writes compare.json and compare.svg.\n\n"
-	  "Exit status: 1 when B failed a round A passed, 0 otherwise, 125 when no round\n"
-	  "could be judged, 2 bad usage."
+	  "N rounds (default 3), then prints each kernel's failure rate (failed of judged)\n"
+	  "with its 95 % Wilson interval, verdict counts, takeover/throughput statistics\n"
+	  "(median, min, max) and Fisher's exact test (two-sided p) between A and B, and\n"
+	  "writes compare.json and compare.svg. Runs that could not be judged (ERROR)\n"
+	  "count on neither side.\n\n"
+	  "Exit status: 1 when B fails more often than A with p < 0.05, 0 otherwise\n"
+	  "(more failures on B that chance could explain are not a regression: run more\n"
+	  "rounds), 125 when either side has no judged round, 2 bad usage."
 };

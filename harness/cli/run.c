@@ -8,6 +8,7 @@
 #include "scenario/scenario.h"
 #include "util/exitcode.h"
 #include "util/log.h"
+#include "util/units.h"
 
 static int cmd_run(int argc, char **argv)
 {
@@ -22,6 +23,8 @@ static int cmd_run(int argc, char **argv)
 		{ "initrd", required_argument, NULL, 'i' + 256 },
 		{ "modules", required_argument, NULL, 'm' + 256 },
 		{ "kernel-tree", required_argument, NULL, 't' + 256 },
+		{ "iterations", required_argument, NULL, 'N' },
+		{ "until-fail", no_argument, NULL, 'U' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -29,7 +32,10 @@ static int cmd_run(int argc, char **argv)
 	const struct command *self = &command_run;
 	struct run_opts o = { .quiet = progress_is_quiet() };
 	struct scenario sc;
-	int ch, ret;
+	int ch, ret, iterations = 0;
+	bool until_fail = false;
+	const char *why;
+	uint64_t v;
 
 	while ((ch = getopt_long(argc, argv, "R:C:n:kKVqh", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -43,6 +49,12 @@ static int cmd_run(int argc, char **argv)
 		case 'i' + 256: o.initrd = optarg; break;
 		case 'm' + 256: o.modules = optarg; break;
 		case 't' + 256: o.kernel_tree = optarg; break;
+		case 'N':
+			if (parse_uint(optarg, &v, &why) < 0 || v < 1 || v > 1000)
+				return command_usage_error(self, "--iterations '%s': expected 1..1000", optarg);
+			iterations = (int)v;
+			break;
+		case 'U': until_fail = true; break;
 		case 'q': o.quiet = true; progress_set_quiet(true); break;
 		case 'h': command_print_help(self); return TK_EXIT_PASS;
 		default: return command_usage_error(self, "bad option");
@@ -50,22 +62,32 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return command_usage_error(self, "at most one SCENARIO");
+	if (o.keep && (iterations > 1 || until_fail))
+		return command_usage_error(self, "--keep keeps one cluster: not with --iterations or --until-fail");
 	ret = load_scenario_arg(optind < argc ? argv[optind] : NULL, &sc);
 	if (ret)
 		return ret;
+	if (!iterations)
+		iterations = sc.verdict.iterations;
+	if (o.keep && iterations > 1) {
+		fprintf(stderr, "%s: [verdict] iterations = %d: --keep keeps one cluster\n", sc.path, iterations);
+		scenario_release(&sc);
+		return TK_EXIT_USAGE;
+	}
 	if (sc.fault.repeat > 1) {
 		fprintf(stderr, "%s: [fault] repeat = %d: only one fault per run is implemented so far\n",
 			sc.path, sc.fault.repeat);
 		scenario_release(&sc);
 		return TK_EXIT_USAGE;
 	}
-	ret = run_scenario(&sc, &o, NULL);
+	ret = iterations > 1 || until_fail ? run_iterations(&sc, &o, iterations, until_fail)
+					   : run_scenario(&sc, &o, NULL);
 	scenario_release(&sc);
 	return ret;
 }
 
 const struct command command_run = {
-	"run", cmd_run, "run [--keep | --keep-on-fail] [--vmcore] [--kernel BZIMAGE [--initrd F] [--modules DIR] | --kernel-tree DIR] [--results DIR] [--name NAME] [--quiet] [SCENARIO]",
+	"run", cmd_run, "run [--keep | --keep-on-fail] [--iterations N [--until-fail]] [--vmcore] [--kernel BZIMAGE [--initrd F] [--modules DIR] | --kernel-tree DIR] [--results DIR] [--name NAME] [--quiet] [SCENARIO]",
 	  "Run a failover scenario and judge the kernel",
 	  "Brings a cluster up for SCENARIO (default: the built-in loopback-failover),\n"
 	  "starts the writers, checks steady progress, applies memory pressure, injects\n"
@@ -73,6 +95,13 @@ const struct command command_run = {
 	  "loop-back writes, verifies every acknowledged record, and judges.\n\n"
 	  "  --keep           leave the cluster running afterwards\n"
 	  "  --keep-on-fail   leave it running only when the verdict is not PASS\n"
+	  "  --iterations N   judge N failovers, each on a cluster of its own, into\n"
+	  "                   iter-1/ ... iter-N/ of one results directory; the summary\n"
+	  "                   (also summary.json) gives verdict counts, the failure rate\n"
+	  "                   with its 95 % Wilson interval, and resume time and rate\n"
+	  "                   (median, min, max). Default: [verdict] iterations (1)\n"
+	  "  --until-fail     stop at the first failing iteration (with --keep-on-fail\n"
+	  "                   its cluster stays up; --keep-on-fail alone also stops there)\n"
 	  "  --vmcore         on a stall or takeover timeout, also dump the takeover\n"
 	  "                   node's memory (ELF, for crash(8)) into the results\n"
 	  "  --results DIR    write results/<run-id>/ under DIR (default: <source>/results)\n"
@@ -81,5 +110,6 @@ const struct command command_run = {
 	  "  --kernel-tree DIR a built kernel tree: its bzImage and, when it has modules,\n"
 	  "                   their modules_install output. Not built: exit 125 (bisect skips)\n\n"
 	  "Exit status: 0 PASS, 1 FAIL-* (the kernel failed), 2 bad usage or scenario,\n"
-	  "125 ERROR (could not test; git bisect run skips)."
+	  "125 ERROR (could not test; git bisect run skips). Over iterations: 1 when any\n"
+	  "failed, else 125 when any could not be judged, else 0."
 };

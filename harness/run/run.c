@@ -565,7 +565,7 @@ static int make_run_dir(struct run *r)
 	if (!root)
 		root = def = xasprintf("%s/results", takeover_datadir());
 	snprintf(r->run_id, sizeof(r->run_id), "%s-%s", stamp, r->c.name);
-	r->dir = xasprintf("%s/%s", root, r->run_id);
+	r->dir = r->o.dir ? xstrdup(r->o.dir) : xasprintf("%s/%s", root, r->run_id);
 	free(def);
 	return mkdir_p(r->dir, 0755);
 }

@@ -21,6 +21,7 @@
 
 struct run_opts {
 	const char *results_root; /* NULL: <datadir>/results */
+	const char *dir;          /* the run directory itself (an iteration's); NULL: results_root/<run-id> */
 	const char *cache_dir;
 	const char *name;         /* cluster name; NULL: generated */
 	const char *kernel, *initrd, *modules, *kernel_tree; /* kernel under test overrides */
@@ -81,6 +82,16 @@ struct run {
 
 /* Runs sc; returns the exit code; *result_dir (when not NULL) gets results/<run-id> or NULL. */
 int run_scenario(const struct scenario *sc, const struct run_opts *o, char **result_dir);
+
+/*
+ * iterations.c: sc run n times, each on a cluster of its own, into
+ * results/<stamp>-iterations/iter-K/, then the summary over all of them
+ * (report/series.h) printed and written to summary.json beside them.
+ * until_fail stops at the first failing iteration (with o->keep_on_fail its
+ * cluster stays up). Returns the series' exit code: 1 when any iteration
+ * failed, else 125 when any could not be judged, else 0.
+ */
+int run_iterations(const struct scenario *sc, const struct run_opts *o, int n, bool until_fail);
 
 /* monitor.c: the event loop and its handlers. */
 void monitor_init(struct run *r);

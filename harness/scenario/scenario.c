@@ -178,6 +178,9 @@ static const struct opt options[] = {
 	  "progress is sampled once a second, so a few seconds at least." },
 	{ "verdict", "min_rate", OPT_RATE, OFF(verdict.min_rate), 0, 0, "64K", NULL, 0,
 	  "Least write rate, bytes/s, over the observe window (else FAIL-LIVELOCK)." },
+	{ "verdict", "iterations", OPT_INT, OFF(verdict.iterations), 1, 1000, "1", NULL, 0,
+	  "Failovers judged per `takeover run`, each on a cluster of its own; the verdict is then "
+	  "over all of them (failure rate with its 95 % interval). --iterations overrides it." },
 };
 
 #define N_OPTS (sizeof(options) / sizeof(options[0]))

@@ -92,6 +92,7 @@ struct scenario {
 		uint64_t observe;
 		uint64_t max_stall;
 		uint64_t min_rate;
+		int iterations;
 	} verdict;
 
 	/* Line each option was set on (0: default); indexed like the option table. */

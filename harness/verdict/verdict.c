@@ -27,6 +27,14 @@ const char *verdict_name(enum verdict_class c)
 	return names[c];
 }
 
+int verdict_code_of_name(const char *name)
+{
+	for (size_t c = 0; name && c < sizeof(names) / sizeof(names[0]); c++)
+		if (!strcmp(names[c], name))
+			return verdict_exit_code((enum verdict_class)c);
+	return -1;
+}
+
 bool verdict_is_error(enum verdict_class c)
 {
 	return c == VERDICT_ERROR || c == VERDICT_ERROR_PRESSURE_LOST;

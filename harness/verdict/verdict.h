@@ -195,6 +195,8 @@ void verdict_judge(const struct verdict_input *in, struct verdict *v);
 
 const char *verdict_name(enum verdict_class c);
 int verdict_exit_code(enum verdict_class c);
+/* The exit code of the class named name (as report.json spells it); -1 for no such class. */
+int verdict_code_of_name(const char *name);
 /* ERROR or ERROR-PRESSURE-LOST: the run could not judge the kernel (exit 125). */
 bool verdict_is_error(enum verdict_class c);
 

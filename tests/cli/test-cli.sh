@@ -154,6 +154,47 @@ expect_text 2 err "--patches $tmp/none: $tmp/none/series" "kernel build with a m
 	kernel build --patches "$tmp/none"
 expect 2 "kernel build with a bad --jobs exits 2" kernel build --jobs 0
 
+# Iterations: bad counts are usage errors, before anything is started.
+expect_text 2 err "--iterations '0': expected 1..1000" "run --iterations 0 exits 2" run --iterations 0
+expect_text 2 err "--iterations 'x': expected 1..1000" "run --iterations x exits 2" run --iterations x
+expect_text 2 err "--keep keeps one cluster" "run --keep --iterations 2 exits 2" run --keep --iterations 2
+printf '[verdict]\niterations = 0\n' >"$tmp/iter0.ini"
+expect_text 2 err "$tmp/iter0.ini:2: [verdict] iterations: out of range (1..1000)" "[verdict] iterations = 0 exits 2" \
+	check "$tmp/iter0.ini"
+
+# The verdict over many runs, from recorded report.json files (made by
+# `takeover report --write` from tests/fixtures/timelines/).
+series() { # series DIR NAME...: DIR/iter-K/report.json from fixtures/series/NAME.json
+	d=$1
+	shift
+	k=0
+	for n in "$@"; do
+		k=$((k + 1))
+		mkdir -p "$d/iter-$k"
+		[ "$n" = none ] || cp "$fixtures/series/$n.json" "$d/iter-$k/report.json"
+	done
+}
+series "$tmp/it-pass" pass-default pass-default pass-default
+expect_text 0 out "failure rate: 0 of 3 judged = 0.0 % (95 % interval 0.0-56.1 %)" \
+	"report over passing iterations exits 0 with the interval" report "$tmp/it-pass"
+series "$tmp/it-fail" pass-default stall-negative none
+expect_text 1 out "failure rate: 1 of 2 judged = 50.0 %" "report over iterations with a failure exits 1" \
+	report "$tmp/it-fail"
+grep -qF "PASS x1, FAIL-STALL x1, ERROR x1" "$tmp/out" || fail "report counts each verdict" "$(head -1 "$tmp/out")"
+series "$tmp/it-unjudged" pass-default pressure-lost-fixed
+expect 125 "report over iterations none failed, one not judged, exits 125" report "$tmp/it-unjudged"
+expect_text 1 out "runs: 5 runs" "report over several directories sums them" \
+	report "$tmp/it-pass" "$tmp/it-fail/iter-1" "$tmp/it-fail/iter-2"
+expect_text 0 out "" "report --write over iterations exits 0" report --write "$tmp/it-pass"
+if jq -e '.failed == 0 and .passed == 3 and .failure_rate.hi95 > 0.56' "$tmp/it-pass/summary.json" >/dev/null 2>&1; then
+	ok "report --write writes summary.json"
+else
+	fail "report --write writes summary.json" "$(head -c 300 "$tmp/it-pass/summary.json" 2>&1)"
+fi
+expect_text 2 err "$tmp/none: no such directory" "report of a missing directory exits 2" report "$tmp/it-pass" "$tmp/none"
+expect_text 2 err "--scenario judges one run again" "report --scenario over iterations exits 2" \
+	report --scenario "$scenarios/loopback-failover.ini" "$tmp/it-pass"
+
 # Hostile input: no crash (a signal would be a status above 128), just exit 2.
 head -c 65536 /dev/urandom >"$tmp/garbage.ini"
 expect 2 "check of binary garbage exits 2" check "$tmp/garbage.ini"
