@@ -317,7 +317,7 @@ static void cluster_vars(int n, bool kvm, bool fencing)
 	tmpl_set(&vars, "NODELIST", nodelist.buf);
 	tmpl_set(&vars, "HOST_LINES", hosts.buf);
 	tmpl_set(&vars, "HOST_MAP", map.buf);
-	/* render_config() */
+	/* cluster_render_config() */
 	if (fencing)
 		render_real("fencing.crm.in", &fence);
 	tmpl_set(&vars, "FENCING", fence.buf);

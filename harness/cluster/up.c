@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Cluster lifecycle. The order of `up` is the order of dependencies:
- * state directory -> namespace -> libvirtd -> disks and rendered
- * configuration -> domains -> fence_virtd -> agents -> Pacemaker membership ->
- * resources -> NFS mounts checked by a write and a read-back. Every step has
- * a deadline and names the node and the console log when it fails.
+ * `up`. The order is the order of dependencies: state directory ->
+ * namespace -> libvirtd -> disks and rendered configuration -> domains ->
+ * fence_virtd -> agents -> Pacemaker membership -> resources -> NFS mounts
+ * checked by a write and a read-back. Every step has a deadline and names the
+ * node and the console log when it fails.
  */
 #include "cluster/cluster.h"
 
@@ -29,414 +29,14 @@
 #include "util/units.h"
 #include "util/xalloc.h"
 #include "cluster/vm.h"
+#include "cluster/lifecycle.h"
 
-#define STATE_FILE "state"
 /* Deadlines under TCG (measured: boot ~30-60 s with three guests, group start ~40 s). */
 #define BOOT_DEADLINE_MS (240 * 1000)
 #define MEMBERSHIP_DEADLINE_MS (240 * 1000)
 #define RESOURCES_DEADLINE_MS (300 * 1000)
 #define MOUNT_TIMEOUT_MS (90 * 1000)
 #define TB_CACHE_MIB 128
-
-const char *cluster_state_root(void)
-{
-	const char *env = getenv("TAKEOVER_STATE_DIR");
-
-	return env && *env ? env : "/var/lib/takeover/clusters";
-}
-
-static void node_paths(struct cluster *c, struct node *nd, int id)
-{
-	nd->id = id;
-	snprintf(nd->name, sizeof(nd->name), "n%u", (unsigned)id % 100u);
-	snprintf(nd->domain, sizeof(nd->domain), "takeover-%s-%s", c->name, nd->name);
-	nd->ip = c->subnet + 10 + (uint32_t)id;
-	nd->overlay = xasprintf("%s/%s.qcow2", c->dir, nd->name);
-	nd->console = xasprintf("%s/console-%s.log", c->dir, nd->name);
-	nd->agent_sock = xasprintf("%s/%s.agent", c->dir, nd->name);
-	nd->qga_sock = xasprintf("%s/%s.qga", c->dir, nd->name);
-	channel_init(&nd->ch, nd->agent_sock, nd->name);
-}
-
-/* Fills names and paths from name, node count and subnet. */
-static void cluster_init(struct cluster *c, const char *name, int nodes, uint32_t subnet)
-{
-	memset(c, 0, sizeof(*c));
-	snprintf(c->name, sizeof(c->name), "%s", name);
-	c->dir = xasprintf("%s/%s", cluster_state_root(), name);
-	snprintf(c->netns, sizeof(c->netns), "takeover-%s", name);
-	c->uri = daemons_libvirt_uri(c->dir);
-	c->n = nodes;
-	c->subnet = subnet;
-	c->bridge_ip = subnet + 1;
-	c->float_ip = subnet + 100;
-	c->shared_disk = xasprintf("%s/shared.raw", c->dir);
-	c->config_disk = xasprintf("%s/config.img", c->dir);
-	for (int i = 0; i < nodes; i++)
-		node_paths(c, &c->nodes[i], i + 1);
-}
-
-void cluster_release(struct cluster *c)
-{
-	for (int i = 0; i < c->n; i++) {
-		struct node *nd = &c->nodes[i];
-		channel_release(&nd->ch);
-		free(nd->overlay);
-		free(nd->console);
-		free(nd->agent_sock);
-		free(nd->qga_sock);
-	}
-	if (c->conn)
-		virConnectClose(c->conn);
-	free(c->dir);
-	free(c->uri);
-	free(c->shared_disk);
-	free(c->config_disk);
-	free(c->kernel);
-	free(c->initrd);
-	free(c->modules_disk);
-	memset(c, 0, sizeof(*c));
-}
-
-struct node *cluster_node_by_name(struct cluster *c, const char *name)
-{
-	for (int i = 0; i < c->n; i++)
-		if (!strcmp(c->nodes[i].name, name))
-			return &c->nodes[i];
-	return NULL;
-}
-
-/* ---- state file: key=value lines, rewritten atomically as the cluster grows ---- */
-
-static int save_state(const struct cluster *c)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *path = xasprintf("%s/" STATE_FILE, c->dir);
-	char sub[20];
-	int r;
-
-	ip_to_str(c->subnet, sub, sizeof(sub));
-	strbuf_addf(&sb,
-		    "# takeover cluster state; `takeover down %s` removes everything listed here\n"
-		    "name=%s\nnodes=%d\nsubnet=%s\nkvm=%d\nfencing=%d\nephemeral=%d\nowner=%d\n"
-		    "image=%s\nkernel_release=%s\nnetns=%s\nuri=%s\n",
-		    c->name, c->name, c->n, sub, c->kvm, c->fencing, c->ephemeral, (int)c->owner,
-		    c->image_key, c->kernel_release, c->netns, c->uri);
-	r = write_file_atomic(path, sb.buf, sb.len, 0644);
-	strbuf_release(&sb);
-	free(path);
-	return r;
-}
-
-static const char *state_get(const struct strbuf *sb, const char *key, char *buf, size_t len)
-{
-	size_t kl = strlen(key);
-
-	buf[0] = '\0';
-	for (const char *p = sb->buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-		if (!strncmp(p, key, kl) && p[kl] == '=') {
-			size_t vl = strcspn(p + kl + 1, "\n");
-			snprintf(buf, len, "%.*s", (int)vl, p + kl + 1);
-			break;
-		}
-	}
-	return buf;
-}
-
-static bool valid_name(const char *name)
-{
-	size_t n = strlen(name);
-
-	if (!n || n > CLUSTER_NAME_MAX)
-		return false;
-	for (const char *p = name; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-'))
-			return false;
-	return name[0] != '-';
-}
-
-int cluster_load(const char *name, struct cluster *c)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *path, v[256];
-	uint64_t nodes;
-	const char *why;
-	uint32_t a, b, cc, d;
-	int r;
-
-	if (!valid_name(name))
-		return -EINVAL;
-	path = xasprintf("%s/%s/" STATE_FILE, cluster_state_root(), name);
-	r = strbuf_read_file(&sb, path, 1 << 16);
-	free(path);
-	if (r < 0) {
-		strbuf_release(&sb);
-		return r;
-	}
-	if (parse_uint(state_get(&sb, "nodes", v, sizeof(v)), &nodes, &why) < 0 || nodes < 1 ||
-	    nodes > SCENARIO_MAX_NODES ||
-	    sscanf(state_get(&sb, "subnet", v, sizeof(v)), "%u.%u.%u.%u", &a, &b, &cc, &d) != 4) {
-		strbuf_release(&sb);
-		return -EBADMSG;
-	}
-	cluster_init(c, name, (int)nodes, a << 24 | b << 16 | cc << 8 | d);
-	c->kvm = !strcmp(state_get(&sb, "kvm", v, sizeof(v)), "1");
-	c->fencing = !strcmp(state_get(&sb, "fencing", v, sizeof(v)), "1");
-	c->ephemeral = !strcmp(state_get(&sb, "ephemeral", v, sizeof(v)), "1");
-	uint64_t owner;
-	c->owner = parse_uint(state_get(&sb, "owner", v, sizeof(v)), &owner, &why) == 0 && owner <= INT32_MAX
-			   ? (pid_t)owner : 0;
-	snprintf(c->image_key, sizeof(c->image_key), "%s", state_get(&sb, "image", v, sizeof(v)));
-	snprintf(c->kernel_release, sizeof(c->kernel_release), "%s",
-		 state_get(&sb, "kernel_release", v, sizeof(v)));
-	strbuf_release(&sb);
-	return 0;
-}
-
-/* First free c<N>; mkdir is the lock, so concurrent `up`s never share a name. */
-static int claim_name(const char *want, char *name, size_t len)
-{
-	int r = mkdir_p(cluster_state_root(), 0755);
-
-	if (r < 0)
-		return r;
-	for (int i = 1; i < 1000; i++) {
-		char *dir;
-		if (want)
-			snprintf(name, len, "%s", want);
-		else
-			snprintf(name, len, "c%d", i);
-		char ns[64];
-		snprintf(ns, sizeof(ns), "takeover-%s", name);
-		dir = xasprintf("%s/%s", cluster_state_root(), name);
-		r = net_inode(ns) ? -EEXIST : mkdir(dir, 0755) < 0 ? -errno : 0;
-		free(dir);
-		if (r != -EEXIST || want)
-			return r;
-	}
-	return -EEXIST;
-}
-
-/* ---- disks ---- */
-
-static int run_tool(const char *const *argv, const char *what)
-{
-	struct strbuf out = STRBUF_INIT;
-	int r = spawn_simple(argv, 120000, &out);
-
-	if (r < 0) {
-		strbuf_rtrim(&out);
-		log_error("%s failed: %s", what, out.len ? out.buf : strerror(-r));
-	}
-	strbuf_release(&out);
-	return r;
-}
-
-static int make_overlays(struct cluster *c, const char *base)
-{
-	for (int i = 0; i < c->n; i++) {
-		const char *argv[] = { "qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b", base,
-				       c->nodes[i].overlay, NULL };
-		int r = run_tool(argv, "qemu-img create");
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
-/* The HA storage: ext4 with the export directory, built without a loop mount. */
-static int make_shared_disk(struct cluster *c, const struct scenario *sc)
-{
-	char *skel = xasprintf("%s/shared-skel", c->dir), *exp = xasprintf("%s/export", skel);
-	uint64_t size = (uint64_t)c->n * sc->workload.file_size + (512ULL << 20);
-	char sz[32];
-	int r;
-
-	if (size < (1ULL << 30))
-		size = 1ULL << 30;
-	snprintf(sz, sizeof(sz), "%lluM", (unsigned long long)(size >> 20));
-	const char *argv[] = { "mkfs.ext4", "-q", "-F", "-L", "tkshared", "-m", "0", "-E",
-			       "lazy_itable_init=0,lazy_journal_init=0,nodiscard", "-d", skel,
-			       c->shared_disk, sz, NULL };
-	r = mkdir_p(exp, 0777);
-	if (!r)
-		r = chmod(exp, 0777) < 0 ? -errno : 0;
-	if (!r)
-		r = run_tool(argv, "mkfs.ext4 (shared disk)");
-	rm_rf(skel);
-	free(skel);
-	free(exp);
-	return r;
-}
-
-/* ---- configuration rendered from cluster-config/ ---- */
-
-static char *tmpl_path(const char *name)
-{
-	return xasprintf("%s/cluster-config/%s", takeover_datadir(), name);
-}
-
-static int render_to(const char *tmpl, const char *dst, unsigned mode, const struct tmpl_vars *v,
-		     struct strbuf *err)
-{
-	char *src = tmpl_path(tmpl);
-	int r = tmpl_render_file(src, dst, mode, v, err);
-
-	free(src);
-	return r;
-}
-
-static int render_string(const char *tmpl, const struct tmpl_vars *v, struct strbuf *out,
-			 struct strbuf *err)
-{
-	char *src = tmpl_path(tmpl);
-	struct strbuf in = STRBUF_INIT;
-	int r = strbuf_read_file(&in, src, 1 << 20);
-
-	if (r < 0)
-		strbuf_addf(err, "%s: cannot read: %s\n", src, strerror(-r));
-	else
-		r = tmpl_render(src, in.buf, v, out, err);
-	strbuf_release(&in);
-	free(src);
-	return r;
-}
-
-static void base_vars(const struct cluster *c, const struct scenario *sc, struct tmpl_vars *v)
-{
-	char ip[20];
-
-	tmpl_set(v, "CLUSTER", c->name);
-	ip_to_str(c->float_ip, ip, sizeof(ip));
-	tmpl_set(v, "FLOAT_IP", ip);
-	ip_to_str(c->subnet, ip, sizeof(ip));
-	tmpl_set(v, "SUBNET", ip);
-	tmpl_setf(v, "TOKEN_MS", "%u", scenario_token_ms(sc, c->kvm));
-	tmpl_setf(v, "CONSENSUS_MS", "%u", scenario_consensus_ms(sc, c->kvm));
-	tmpl_set(v, "QUORUM_EXTRA", c->n == 2 ? "\ttwo_node: 1\n" : "");
-	tmpl_setf(v, "NFS_THREADS", "%d", sc->nfs.threads);
-	tmpl_setf(v, "NFS_GRACE_S", "%llu", (unsigned long long)(sc->nfs.grace_time / 1000));
-	tmpl_setf(v, "NFS_LEASE_S", "%llu", (unsigned long long)(sc->nfs.lease_time / 1000));
-	tmpl_set(v, "EXPORT_OPTIONS", sc->nfs.export_options);
-	tmpl_set(v, "SHARED_SERIAL", SHARED_DISK_SERIAL);
-	tmpl_set(v, "STONITH_ENABLED", c->fencing ? "true" : "false");
-	/* Two nodes cannot have quorum without the other: let the survivor run (after fencing). */
-	tmpl_set(v, "NO_QUORUM_POLICY", c->n == 2 ? "ignore" : "stop");
-}
-
-/* Per-node pieces: corosync nodelist, /etc/hosts lines, fence host map. */
-static int node_vars(const struct cluster *c, struct tmpl_vars *v, struct strbuf *err)
-{
-	struct strbuf nodelist = STRBUF_INIT, hosts = STRBUF_INIT, map = STRBUF_INIT;
-	int r = 0;
-
-	for (int i = 0; i < c->n && !r; i++) {
-		const struct node *nd = &c->nodes[i];
-		char ip[20];
-		ip_to_str(nd->ip, ip, sizeof(ip));
-		tmpl_set(v, "NODE_IP", ip);
-		tmpl_set(v, "NODE_NAME", nd->name);
-		tmpl_setf(v, "NODE_ID", "%d", nd->id);
-		r = render_string("corosync-node.in", v, &nodelist, err);
-		strbuf_addf(&hosts, "%s\t%s\n", ip, nd->name);
-		strbuf_addf(&map, "%s%s:%s", i ? ";" : "", nd->name, nd->domain);
-	}
-	tmpl_set(v, "NODELIST", nodelist.buf);
-	tmpl_set(v, "HOST_LINES", hosts.buf);
-	tmpl_set(v, "HOST_MAP", map.buf);
-	strbuf_release(&nodelist);
-	strbuf_release(&hosts);
-	strbuf_release(&map);
-	return r;
-}
-
-static int write_cluster_env(const struct cluster *c, const char *cfg)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *path = xasprintf("%s/cluster.env", cfg);
-	char ip[20];
-	int r;
-
-	strbuf_addf(&sb, "CLUSTER=%s\nNODES=\"", c->name);
-	for (int i = 0; i < c->n; i++)
-		strbuf_addf(&sb, "%s%s", i ? " " : "", c->nodes[i].name);
-	strbuf_addstr(&sb, "\"\nPREFIX=24\n");
-	for (int i = 0; i < c->n; i++) {
-		ip_to_str(c->nodes[i].ip, ip, sizeof(ip));
-		strbuf_addf(&sb, "IP_%s=%s\n", c->nodes[i].name, ip);
-	}
-	ip_to_str(c->float_ip, ip, sizeof(ip));
-	strbuf_addf(&sb, "FLOAT_IP=%s\n", ip);
-	r = write_file_atomic(path, sb.buf, sb.len, 0644);
-	strbuf_release(&sb);
-	free(path);
-	return r;
-}
-
-static int write_fence_key(const char *cfg)
-{
-	char *dir = xasprintf("%s/etc/cluster", cfg), *path = xasprintf("%s/fence_xvm.key", dir);
-	unsigned char key[512];
-	int r = mkdir_p(dir, 0700);
-
-	if (!r)
-		r = random_bytes(key, sizeof(key));
-	if (!r)
-		r = write_file_atomic(path, key, sizeof(key), 0600);
-	free(dir);
-	free(path);
-	return r;
-}
-
-static int render_config(struct cluster *c, const struct scenario *sc)
-{
-	char *cfg = xasprintf("%s/config", c->dir);
-	struct tmpl_vars v = { 0 };
-	struct strbuf err = STRBUF_INIT, fencing = STRBUF_INIT;
-	static const char *const dirs[] = { "etc/corosync", "etc/nfs.conf.d", "etc/takeover" };
-	int r = 0;
-
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !r; i++) {
-		char *d = xasprintf("%s/%s", cfg, dirs[i]);
-		r = mkdir_p(d, 0755);
-		free(d);
-	}
-	base_vars(c, sc, &v);
-	if (!r)
-		r = node_vars(c, &v, &err);
-	if (!r && c->fencing)
-		r = render_string("fencing.crm.in", &v, &fencing, &err);
-	tmpl_set(&v, "FENCING", fencing.buf);
-	struct { const char *tmpl, *dst; } files[] = {
-		{ "corosync.conf.in", "etc/corosync/corosync.conf" },
-		{ "hosts.in", "etc/hosts" },
-		{ "nfs.conf.in", "etc/nfs.conf.d/takeover.conf" },
-		{ "cluster.crm.in", "etc/takeover/cluster.crm" },
-	};
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]) && !r; i++) {
-		char *dst = xasprintf("%s/%s", cfg, files[i].dst);
-		r = render_to(files[i].tmpl, dst, 0644, &v, &err);
-		free(dst);
-	}
-	if (!r)
-		r = write_cluster_env(c, cfg);
-	if (!r)
-		r = write_fence_key(cfg);
-	if (err.len)
-		log_error("cluster configuration: %s", err.buf);
-	if (!r) {
-		const char *argv[] = { "mkfs.ext4", "-q", "-F", "-L", CONFIG_DISK_SERIAL, "-d", cfg,
-				       c->config_disk, "16M", NULL };
-		r = run_tool(argv, "mkfs.ext4 (config disk)");
-	}
-	tmpl_release(&v);
-	strbuf_release(&err);
-	strbuf_release(&fencing);
-	free(cfg);
-	return r;
-}
-
-/* ---- domains ---- */
 
 int cluster_connect_libvirt(struct cluster *c)
 {
@@ -818,11 +418,11 @@ static int bring_up(struct cluster *c, const struct scenario *sc, const struct i
 	if (!r)
 		r = cluster_connect_libvirt(c);
 	if (!r)
-		r = make_overlays(c, img->base);
+		r = cluster_make_overlays(c, img->base);
 	if (!r)
-		r = make_shared_disk(c, sc);
+		r = cluster_make_shared_disk(c, sc);
 	if (!r)
-		r = step(render_config(c, sc), o->quiet, "disks and configuration", t0);
+		r = step(cluster_render_config(c, sc), o->quiet, "disks and configuration", t0);
 	if (!r && c->fencing)
 		r = step(daemons_start_fence_virtd(c->netns, c->dir, c->uri), o->quiet, "fence_virtd", t0);
 	for (int i = 0; i < c->n && !r; i++)
@@ -919,7 +519,7 @@ int cluster_up(const struct scenario *sc, const struct up_opts *o, struct cluste
 		log_error("a cluster needs root (network namespaces, libvirtd, QEMU)");
 		return -EPERM;
 	}
-	if (o->name && !valid_name(o->name)) {
+	if (o->name && !cluster_valid_name(o->name)) {
 		log_error("cluster name '%s': use 1-%d of a-z, 0-9 and '-'", o->name, CLUSTER_NAME_MAX);
 		return -EINVAL;
 	}
@@ -928,7 +528,7 @@ int cluster_up(const struct scenario *sc, const struct up_opts *o, struct cluste
 	r = image_ensure(&io, &img);
 	if (r < 0)
 		return r;
-	r = claim_name(o->name, name, sizeof(name));
+	r = cluster_claim_name(o->name, name, sizeof(name));
 	if (r < 0) {
 		log_error("cannot create cluster %s in %s: %s", o->name ? o->name : "", cluster_state_root(),
 			  r == -EEXIST ? "it exists already" : strerror(-r));
@@ -944,7 +544,7 @@ int cluster_up(const struct scenario *sc, const struct up_opts *o, struct cluste
 	if (!r)
 		r = pick_accel(c, sc, &img, o->cache_dir);
 	if (!r)
-		r = save_state(c);
+		r = cluster_save_state(c);
 	if (!r) {
 		if (!o->quiet)
 			log_info("cluster %s: %d nodes, %s, state in %s", c->name, c->n, c->kvm ? "KVM" : "TCG",
@@ -952,7 +552,7 @@ int cluster_up(const struct scenario *sc, const struct up_opts *o, struct cluste
 		r = bring_up(c, sc, &img, o);
 	}
 	if (!r)
-		r = save_state(c);
+		r = cluster_save_state(c);
 	image_release(&img);
 	if (r < 0) {
 		char keep[CLUSTER_NAME_MAX + 1];
@@ -963,163 +563,4 @@ int cluster_up(const struct scenario *sc, const struct up_opts *o, struct cluste
 		cluster_down(keep);
 	}
 	return r;
-}
-
-/* ---- down ---- */
-
-/* Destroys every domain named takeover-<name>-* that this cluster's libvirtd knows. */
-static void destroy_domains(const char *name, const char *uri)
-{
-	virConnectPtr conn = virConnectOpen(uri);
-	virDomainPtr *doms = NULL;
-	char *prefix = xasprintf("takeover-%s-", name);
-	int n;
-
-	if (!conn) {
-		free(prefix);
-		return;
-	}
-	n = virConnectListAllDomains(conn, &doms, 0);
-	for (int i = 0; i < n; i++) {
-		const char *dn = virDomainGetName(doms[i]);
-		if (dn && !strncmp(dn, prefix, strlen(prefix))) {
-			log_debug("destroying domain %s", dn);
-			if (virDomainIsActive(doms[i]) == 1)
-				virDomainDestroy(doms[i]);
-			virDomainUndefine(doms[i]);
-		}
-		virDomainFree(doms[i]);
-	}
-	free(doms);
-	free(prefix);
-	virConnectClose(conn);
-}
-
-/* QEMU processes of this cluster that somehow live outside its namespace. */
-static int kill_stray_qemu(const char *name)
-{
-	char *needle = xasprintf("guest=takeover-%s-", name);
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	int n = 0;
-
-	while (d && (e = readdir(d))) {
-		char *end, path[64];
-		long pid = strtol(e->d_name, &end, 10);
-		struct strbuf cmd = STRBUF_INIT;
-		if (*end || pid <= 1)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
-		if (strbuf_read_file(&cmd, path, 1 << 20) == 0) {
-			for (size_t i = 0; i < cmd.len; i++)
-				if (!cmd.buf[i])
-					cmd.buf[i] = ' ';
-			if (strstr(cmd.buf, needle) && strstr(cmd.buf, "qemu-system")) {
-				daemons_terminate((pid_t)pid, 5000);
-				n++;
-			}
-		}
-		strbuf_release(&cmd);
-	}
-	if (d)
-		closedir(d);
-	free(needle);
-	return n;
-}
-
-int cluster_down(const char *name)
-{
-	char ns[64];
-	char *dir, *uri;
-	ino_t ino;
-	int r;
-
-	if (!valid_name(name))
-		return -EINVAL;
-	cancel_hold(); /* a second Ctrl-C must not leave half a cluster behind */
-	snprintf(ns, sizeof(ns), "takeover-%s", name);
-	dir = xasprintf("%s/%s", cluster_state_root(), name);
-	uri = daemons_libvirt_uri(dir);
-	ino = net_inode(ns);
-	if (ino) {
-		char *sock = xasprintf("%s/libvirt/run/libvirt-sock", dir);
-		if (access(sock, F_OK) == 0)
-			destroy_domains(name, uri);
-		free(sock);
-		/* libvirtd, fence_virtd, and any QEMU libvirt did not manage to stop. */
-		daemons_kill_netns(ino, name);
-	}
-	kill_stray_qemu(name);
-	r = net_destroy(ns);
-	if (!r)
-		r = rm_rf(dir);
-	if (r < 0)
-		log_error("cluster %s: could not remove everything: %s", name, strerror(-r));
-	free(dir);
-	free(uri);
-	cancel_release();
-	return r;
-}
-
-int cluster_list(char names[][CLUSTER_NAME_MAX + 1], int max)
-{
-	DIR *d = opendir(cluster_state_root());
-	struct dirent *e;
-	int n = 0;
-
-	while (d && (e = readdir(d)) && n < max)
-		if (e->d_name[0] != '.' && valid_name(e->d_name))
-			snprintf(names[n++], CLUSTER_NAME_MAX + 1, "%.16s", e->d_name);
-	if (d)
-		closedir(d);
-	d = opendir("/run/netns");
-	while (d && (e = readdir(d)) && n < max) {
-		const char *nm = e->d_name + strlen("takeover-");
-		bool seen = false;
-		if (strncmp(e->d_name, "takeover-", 9) || !valid_name(nm))
-			continue;
-		for (int i = 0; i < n; i++)
-			seen |= !strcmp(names[i], nm);
-		if (!seen)
-			snprintf(names[n++], CLUSTER_NAME_MAX + 1, "%.16s", nm);
-	}
-	if (d)
-		closedir(d);
-	return n;
-}
-
-/* The owner still runs takeover (and is not a reused pid). */
-static bool owner_alive(pid_t pid)
-{
-	char path[64];
-	struct strbuf cmd = STRBUF_INIT;
-	bool alive;
-
-	if (pid <= 1)
-		return false;
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
-	alive = strbuf_read_file(&cmd, path, 1 << 16) == 0 && strstr(cmd.buf, "takeover");
-	strbuf_release(&cmd);
-	return alive;
-}
-
-int cluster_reap_stale(void)
-{
-	char names[64][CLUSTER_NAME_MAX + 1];
-	int n = cluster_list(names, 64), reaped = 0;
-
-	for (int i = 0; i < n; i++) {
-		struct cluster c;
-		if (cluster_load(names[i], &c) < 0)
-			continue;
-		bool stale = c.ephemeral && !owner_alive(c.owner);
-		pid_t owner = c.owner;
-		cluster_release(&c);
-		if (!stale)
-			continue;
-		log_warn("removing cluster %s: left by a takeover run (pid %d) that is gone", names[i], (int)owner);
-		if (cluster_down(names[i]) == 0)
-			reaped++;
-	}
-	return reaped;
 }

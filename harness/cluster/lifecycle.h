@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef TAKEOVER_CLUSTER_LIFECYCLE_H
+#define TAKEOVER_CLUSTER_LIFECYCLE_H
+/*
+ * Between the files of a cluster's life (state.c, config.c, up.c, down.c);
+ * nothing outside cluster/ includes this. The public side is cluster.h.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cluster/cluster.h"
+#include "scenario/scenario.h"
+
+/* The state file in a cluster's directory: key=value lines. */
+#define STATE_FILE "state"
+
+/* state.c */
+/* Fills names and paths from name, node count and subnet. */
+void cluster_init(struct cluster *c, const char *name, int nodes, uint32_t subnet);
+/* Rewrites the state file atomically; 0 or -errno. */
+int cluster_save_state(const struct cluster *c);
+/* A cluster name: [a-z0-9-], 1..CLUSTER_NAME_MAX, so every derived name fits. */
+bool cluster_valid_name(const char *name);
+/* want, or the first free c<N>; mkdir is the lock, so concurrent `up`s never share a name. */
+int cluster_claim_name(const char *want, char *name, size_t len);
+
+/* config.c */
+/* A qcow2 overlay per node on the image's base disk. */
+int cluster_make_overlays(struct cluster *c, const char *base);
+/* The HA storage: ext4 with the export directory, built without a loop mount. */
+int cluster_make_shared_disk(struct cluster *c, const struct scenario *sc);
+/* cluster-config/ rendered for this cluster onto its configuration disk. */
+int cluster_render_config(struct cluster *c, const struct scenario *sc);
+
+#endif
