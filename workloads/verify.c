@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * takeover-verify: after the run, reads a writer's file through the NFS
- * server (O_DIRECT, so the client's page cache cannot answer) and checks
- * that every acknowledged record is there and intact.
+ * takeover-verify: after the run, on the node serving the NFS group, reads
+ * a writer's file from the exported file system itself (O_DIRECT, so no page
+ * cache can answer) and checks that every acknowledged record is there and
+ * intact.
  *
  *   takeover-verify --name NAME --file PATH --file-size SIZE --record-size SIZE --acked N
  *
