@@ -39,16 +39,8 @@ static int report_series(char **dirs, int n, bool write)
 		}
 	series_print(&s, n == 1 ? dirs[0] : "runs", stdout);
 	int rc = series_exit_code(&s), ret = 0;
-	if (write && n == 1) {
-		json_t *j = series_json(&s);
-		char *p = xasprintf("%s/summary.json", dirs[0]), *text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
-		ret = text ? write_file_atomic(p, text, strlen(text), 0644) : -ENOMEM;
-		if (ret < 0)
-			log_error("%s: %s", p, strerror(-ret));
-		free(text);
-		free(p);
-		json_decref(j);
-	}
+	if (write && n == 1)
+		ret = series_write_summary(&s, dirs[0], NULL);
 	series_release(&s);
 	return ret < 0 ? TK_EXIT_SKIP : rc;
 }

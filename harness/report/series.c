@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/fs.h"
+#include "util/log.h"
 #include "util/stats.h"
 #include "util/xalloc.h"
 #include "verdict/verdict.h"
@@ -238,6 +240,32 @@ json_t *series_json(const struct series *s)
 	json_object_set_new(o, "exit_code", json_integer(series_exit_code(s)));
 	json_object_set_new(o, "iterations", runs);
 	return o;
+}
+
+int series_write_summary(const struct series *s, const char *dir, json_t *extra)
+{
+	char *path = xasprintf("%s/summary.json", dir);
+	json_t *j = json_load_file(path, 0, NULL);
+	int ret;
+
+	if (!json_is_object(j)) {
+		json_decref(j);
+		j = json_object();
+	}
+	json_t *sj = series_json(s);
+	json_object_update(j, sj);
+	json_decref(sj);
+	if (extra)
+		json_object_update(j, extra);
+	json_decref(extra);
+	char *text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
+	ret = text ? write_file_atomic(path, text, strlen(text), 0644) : -ENOMEM;
+	if (ret < 0)
+		log_error("%s: %s", path, strerror(-ret));
+	free(text);
+	free(path);
+	json_decref(j);
+	return ret;
 }
 
 void series_release(struct series *s)

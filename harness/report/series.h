@@ -53,6 +53,13 @@ void series_verdict_counts(const struct series *s, char *buf, size_t len);
 /* The summary a person reads: counts, rate and interval, medians, one line per run. */
 void series_print(const struct series *s, const char *title, FILE *f);
 json_t *series_json(const struct series *s);
+/*
+ * dir/summary.json: series_json(s) plus extra's keys (may be NULL; taken
+ * over). Keys an earlier summary.json has and neither gives (what the run
+ * knew: the iterations asked for, an early stop) are kept, so `report
+ * --write` rebuilds the run's file. 0 or -errno (logged).
+ */
+int series_write_summary(const struct series *s, const char *dir, json_t *extra);
 void series_release(struct series *s);
 
 #endif

@@ -74,18 +74,12 @@ int run_iterations(const struct scenario *sc, const struct run_opts *o, int n, b
 	series_add_dir(&s, top);
 	printf("\n");
 	series_print(&s, "iterations", stdout);
-	json_t *j = series_json(&s);
-	json_object_set_new(j, "scenario", json_string(sc->path));
-	json_object_set_new(j, "iterations_requested", json_integer(n));
-	json_object_set_new(j, "stopped_at_first_failure", json_boolean(stopped));
-	char *path = xasprintf("%s/summary.json", top), *text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
-	ret = text ? write_file_atomic(path, text, strlen(text), 0644) : -ENOMEM;
-	if (ret < 0)
-		log_error("%s: %s", path, strerror(-ret));
+	json_t *extra = json_object();
+	json_object_set_new(extra, "scenario", json_string(sc->path));
+	json_object_set_new(extra, "iterations_requested", json_integer(n));
+	json_object_set_new(extra, "stopped_at_first_failure", json_boolean(stopped));
+	series_write_summary(&s, top, extra);
 	printf("results: %s (summary.json; one directory per iteration)\n", top);
-	free(text);
-	free(path);
-	json_decref(j);
 	rc = series_exit_code(&s);
 	series_release(&s);
 	free(top);
