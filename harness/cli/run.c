@@ -62,17 +62,15 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return command_usage_error(self, "at most one SCENARIO");
-	if (o.keep && (iterations > 1 || until_fail))
-		return command_usage_error(self, "--keep keeps one cluster: not with --iterations or --until-fail");
 	ret = load_scenario_arg(optind < argc ? argv[optind] : NULL, &sc);
 	if (ret)
 		return ret;
 	if (!iterations)
 		iterations = sc.verdict.iterations;
-	if (o.keep && iterations > 1) {
-		fprintf(stderr, "%s: [verdict] iterations = %d: --keep keeps one cluster\n", sc.path, iterations);
+	if (o.keep && (iterations > 1 || until_fail)) {
 		scenario_release(&sc);
-		return TK_EXIT_USAGE;
+		return command_usage_error(self, "--keep keeps one cluster: not with --until-fail or %d iterations",
+					   iterations);
 	}
 	if (sc.fault.repeat > 1) {
 		fprintf(stderr, "%s: [fault] repeat = %d: only one fault per run is implemented so far\n",

@@ -488,10 +488,9 @@ static int verify_one(struct run *r, int via, int node, uint64_t timeout_ms)
  */
 static int verifier_node(struct run *r)
 {
-	for (int i = 0; i < r->c.n; i++)
-		if (!strcmp(r->c.nodes[i].name, r->crm_last.group_node) && r->c.nodes[i].ch.fd >= 0)
-			return i + 1;
-	return 0;
+	const struct node *nd = cluster_node_by_name(&r->c, r->crm_last.group_node);
+
+	return nd && nd->ch.fd >= 0 ? nd->id : 0;
 }
 
 static int verify_all(struct run *r, struct report_step *s, struct step_clock *clk)
