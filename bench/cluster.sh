@@ -18,9 +18,9 @@ t0=$(date +%s%N)
 t1=$(date +%s%N)
 printf 'ready after:          %6.1f s\n' "$(echo "$t0 $t1" | awk '{ print ($2 - $1) / 1e9 }')"
 
-for p in $(pgrep -f "guest=takeover-$name-"); do
+for p in $(pgrep -f "qemu-system.*${TAKEOVER_STATE_DIR:-/var/lib/takeover/clusters}/$name/"); do
 	rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$p/status")
-	dom=$(tr '\0' ' ' <"/proc/$p/cmdline" | sed -n "s/.*guest=\(takeover-$name-[^, ]*\).*/\1/p")
+	dom=$(tr '\0' ' ' <"/proc/$p/cmdline" | sed -n "s/.*guest=\(takeover-[^, ]*\).*/\1/p")
 	printf 'host RSS %-22s %6d MiB\n' "$dom" $((rss / 1024))
 done
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cluster/cluster.h"
+#include "cluster/snapshot.h"
 #include "cli/command.h"
 #include "util/exitcode.h"
 #include "image/image.h"
@@ -23,7 +24,7 @@
 struct image_args {
 	struct image_opts o;
 	bool json;
-	long keep;
+	long keep, keep_snapshots;
 };
 
 static int parse_args(int argc, char **argv, struct image_args *a)
@@ -34,6 +35,7 @@ static int parse_args(int argc, char **argv, struct image_args *a)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "keep", required_argument, NULL, 'k' },
+		{ "keep-snapshots", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -44,6 +46,7 @@ static int parse_args(int argc, char **argv, struct image_args *a)
 
 	a->o.quiet = progress_is_quiet();
 	a->keep = 2;
+	a->keep_snapshots = 4;
 	while ((c = getopt_long(argc, argv, "C:fqjk:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'C':
@@ -63,6 +66,11 @@ static int parse_args(int argc, char **argv, struct image_args *a)
 			if (parse_uint(optarg, &v, &why) < 0 || v < 1 || v > 1000)
 				return command_usage_error(self, "--keep '%s': expected 1..1000", optarg);
 			a->keep = (long)v;
+			break;
+		case 'S':
+			if (parse_uint(optarg, &v, &why) < 0 || v > 1000)
+				return command_usage_error(self, "--keep-snapshots '%s': expected 0..1000", optarg);
+			a->keep_snapshots = (long)v;
 			break;
 		case 'h':
 			command_print_help(self);
@@ -162,21 +170,21 @@ static int by_mtime_desc(const void *a, const void *b)
 	return x->mtime < y->mtime ? 1 : x->mtime > y->mtime ? -1 : strcmp(x->name, y->name);
 }
 
-/* ".tmp-KEY-PID" left by a build whose process is gone. */
+/* ".tmp-KEY-PID" left by a build, or "KEY.bad-PID" by a discard, whose process is gone. */
 static bool stale_tmp(const char *name)
 {
 	const char *dash = strrchr(name, '-');
 	char *end;
 	long pid;
 
-	if (strncmp(name, ".tmp-", 5) || !dash)
+	if ((strncmp(name, ".tmp-", 5) && !strstr(name, ".bad-")) || !dash)
 		return false;
 	pid = strtol(dash + 1, &end, 10);
 	return *end == '\0' && pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
-/* Is key the base image of a cluster that still exists? Its overlays point at it. */
-static bool in_use(const char *key)
+/* Is key the base image (or the snapshot) of a cluster that still exists? Its overlays point at it. */
+static bool in_use(const char *key, bool snapshot)
 {
 	char names[64][CLUSTER_NAME_MAX + 1];
 	int n = cluster_list(names, 64);
@@ -185,60 +193,102 @@ static bool in_use(const char *key)
 	for (int i = 0; i < n && !used; i++) {
 		struct cluster c;
 		if (cluster_load(names[i], &c) == 0) {
-			used = !strcmp(c.image_key, key);
+			used = !strcmp(snapshot ? c.up.snapshot : c.image_key, key);
 			cluster_release(&c);
 		}
 	}
 	return used;
 }
 
-static int do_gc(struct image_args *a)
+/* The entries of dir, newest first; interrupted builds and discards are removed on the way. */
+static struct entry *list_cache(const char *dir, size_t *n)
 {
-	char *images = xasprintf("%s/images", image_cache_dir(a->o.cache_dir));
 	struct entry *list = NULL;
-	size_t n = 0;
-	char key[17] = "";
 	struct dirent *e;
-	DIR *d = opendir(images);
-	long kept = 0;
+	DIR *d = opendir(dir);
 
-	image_compute_key(key);
-	if (!d) {
-		printf("nothing to collect in %s\n", images);
-		free(images);
-		return TK_EXIT_PASS;
-	}
-	while ((e = readdir(d))) {
-		char *full = xasprintf("%s/%s", images, e->d_name);
+	*n = 0;
+	while (d && (e = readdir(d))) {
+		char *full = xasprintf("%s/%s", dir, e->d_name);
 		struct stat st;
 		if (stale_tmp(e->d_name)) {
-			printf("removing interrupted build %s\n", e->d_name);
+			printf("removing interrupted %s\n", full);
 			rm_rf(full);
 		} else if (e->d_name[0] != '.' && stat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
-			list = xrealloc(list, (n + 1) * sizeof(*list));
-			list[n++] = (struct entry){ xstrdup(e->d_name), st.st_mtime };
+			list = xrealloc(list, (*n + 1) * sizeof(*list));
+			list[(*n)++] = (struct entry){ xstrdup(e->d_name), st.st_mtime };
 		}
 		free(full);
 	}
-	closedir(d);
-	qsort(list, n, sizeof(*list), by_mtime_desc);
+	if (d)
+		closedir(d);
+	qsort(list, *n, sizeof(*list), by_mtime_desc);
+	return list;
+}
+
+static void remove_entry(const char *dir, const char *name, const char *what)
+{
+	char *full = xasprintf("%s/%s", dir, name);
+
+	printf("removing %s %s\n", what, name);
+	rm_rf(full);
+	free(full);
+}
+
+/*
+ * Images: all but the newest --keep (the current recipe's always stays).
+ * Snapshots: those of removed images, and all but the newest
+ * --keep-snapshots of the rest. Whatever a cluster uses stays.
+ */
+static int do_gc(struct image_args *a)
+{
+	char *images = xasprintf("%s/images", image_cache_dir(a->o.cache_dir));
+	char *snaps = snapshot_root(a->o.cache_dir);
+	size_t n, ns;
+	struct entry *list = list_cache(images, &n), *slist;
+	char key[17] = "";
+	long kept = 0;
+
+	image_compute_key(key);
 	for (size_t i = 0; i < n; i++) {
-		bool current = !strcmp(list[i].name, key), used = in_use(list[i].name);
+		bool current = !strcmp(list[i].name, key), used = in_use(list[i].name, false);
 		if (used) {
-			printf("keeping %s (a cluster uses it)\n", list[i].name);
+			printf("keeping image %s (a cluster uses it)\n", list[i].name);
 		} else if (current || kept < a->keep) {
 			kept++;
-			printf("keeping %s%s\n", list[i].name, current ? " (current recipe)" : "");
+			printf("keeping image %s%s\n", list[i].name, current ? " (current recipe)" : "");
 		} else {
-			char *full = xasprintf("%s/%s", images, list[i].name);
-			printf("removing %s\n", list[i].name);
-			rm_rf(full);
-			free(full);
+			remove_entry(images, list[i].name, "image");
+			free(list[i].name);
+			list[i].name = NULL;
 		}
-		free(list[i].name);
 	}
+	slist = list_cache(snaps, &ns);
+	kept = 0;
+	for (size_t i = 0; i < ns; i++) {
+		char *dir = xasprintf("%s/%s", snaps, slist[i].name);
+		char img[17] = "";
+		bool has_image = false;
+		snapshot_image_key(dir, img);
+		for (size_t k = 0; k < n && !has_image; k++)
+			has_image = list[k].name && !strcmp(list[k].name, img);
+		if (in_use(slist[i].name, true))
+			printf("keeping snapshot %s (a cluster uses it)\n", slist[i].name);
+		else if (!has_image)
+			remove_entry(snaps, slist[i].name, "snapshot (its image is gone)");
+		else if (kept < a->keep_snapshots)
+			kept++, printf("keeping snapshot %s (image %s)\n", slist[i].name, img);
+		else
+			remove_entry(snaps, slist[i].name, "snapshot");
+		free(dir);
+		free(slist[i].name);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(list[i].name);
 	free(list);
+	free(slist);
 	free(images);
+	free(snaps);
 	return TK_EXIT_PASS;
 }
 
@@ -271,13 +321,16 @@ static int cmd_image(int argc, char **argv)
 }
 
 const struct command command_image = {
-	"image", cmd_image, "image build|info|gc [--cache-dir DIR] [--force] [--quiet] [--json] [--keep N]",
+	"image", cmd_image, "image build|info|gc [--cache-dir DIR] [--force] [--quiet] [--json] [--keep N] [--keep-snapshots N]",
 	  "Build, describe or prune the cached guest node image",
 	  "build  build the node image unless the cache has one for the current recipe;\n"
 	  "       prints its directory. --force rebuilds. Needs root.\n"
 	  "info   print the manifest of the current recipe's image (--json: as JSON)\n"
 	  "gc     remove all but the newest N images (--keep N, default 2; the current\n"
-	  "       recipe's image is always kept) and interrupted builds\n\n"
+	  "       recipe's image is always kept) and interrupted builds; then the\n"
+	  "       snapshots of ready clusters (warm start, see `takeover help up`) of\n"
+	  "       removed images, and all but the newest N others (--keep-snapshots N,\n"
+	  "       default 4). What a running cluster uses is kept.\n\n"
 	  "The cache is /var/cache/takeover unless --cache-dir or TAKEOVER_CACHE_DIR says\n"
 	  "otherwise. Images are keyed by a hash of images/build-image.sh, packages.list,\n"
 	  "overlay/ and the guest programs: an unchanged recipe is a cache hit.\n\n"

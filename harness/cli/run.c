@@ -25,6 +25,7 @@ static int cmd_run(int argc, char **argv)
 		{ "kernel-tree", required_argument, NULL, 't' + 256 },
 		{ "iterations", required_argument, NULL, 'N' },
 		{ "until-fail", no_argument, NULL, 'U' },
+		{ "cold", no_argument, NULL, 'c' + 256 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -55,6 +56,7 @@ static int cmd_run(int argc, char **argv)
 			iterations = (int)v;
 			break;
 		case 'U': until_fail = true; break;
+		case 'c' + 256: o.cold = true; break;
 		case 'q': o.quiet = true; progress_set_quiet(true); break;
 		case 'h': command_print_help(self); return TK_EXIT_PASS;
 		default: return command_usage_error(self, "bad option");
@@ -85,7 +87,7 @@ static int cmd_run(int argc, char **argv)
 }
 
 const struct command command_run = {
-	"run", cmd_run, "run [--keep | --keep-on-fail] [--iterations N [--until-fail]] [--vmcore] [--kernel BZIMAGE [--initrd F] [--modules DIR] | --kernel-tree DIR] [--results DIR] [--name NAME] [--quiet] [SCENARIO]",
+	"run", cmd_run, "run [--keep | --keep-on-fail] [--iterations N [--until-fail]] [--cold] [--vmcore] [--kernel BZIMAGE [--initrd F] [--modules DIR] | --kernel-tree DIR] [--results DIR] [--name NAME] [--quiet] [SCENARIO]",
 	  "Run a failover scenario and judge the kernel",
 	  "Brings a cluster up for SCENARIO (default: the built-in loopback-failover),\n"
 	  "starts the writers, checks steady progress, applies memory pressure, injects\n"
@@ -93,13 +95,17 @@ const struct command command_run = {
 	  "loop-back writes, verifies every acknowledged record, and judges.\n\n"
 	  "  --keep           leave the cluster running afterwards\n"
 	  "  --keep-on-fail   leave it running only when the verdict is not PASS\n"
-	  "  --iterations N   judge N failovers, each on a cluster of its own, into\n"
+	  "  --iterations N   judge N failovers, each on a cluster of its own (restored\n"
+	  "                   from the same snapshot of a ready cluster), into\n"
 	  "                   iter-1/ ... iter-N/ of one results directory; the summary\n"
 	  "                   (also summary.json) gives verdict counts, the failure rate\n"
 	  "                   with its 95 % Wilson interval, and resume time and rate\n"
 	  "                   (median, min, max). Default: [verdict] iterations (1)\n"
 	  "  --until-fail     stop at the first failing iteration (with --keep-on-fail\n"
 	  "                   its cluster stays up; --keep-on-fail alone also stops there)\n"
+	  "  --cold           boot the cluster cold; without it, the first ready cluster\n"
+	  "                   of a shape is saved (CACHE/snapshots/) and later runs of\n"
+	  "                   that shape restore it in seconds (see `takeover help up`)\n"
 	  "  --vmcore         on a stall or takeover timeout, also dump the takeover\n"
 	  "                   node's memory (ELF, for crash(8)) into the results\n"
 	  "  --results DIR    write results/<run-id>/ under DIR (default: <source>/results)\n"

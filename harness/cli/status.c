@@ -66,6 +66,8 @@ static json_t *status_json(struct cluster *c, const struct crm_status *st, bool 
 	json_object_set_new(o, "accel", json_string(c->kvm ? "kvm" : "tcg"));
 	json_object_set_new(o, "libvirt_uri", json_string(c->uri));
 	json_object_set_new(o, "kernel_release", json_string(c->kernel_release));
+	/* The snapshot its disks are backed by (warm start); null when it booted cold. */
+	json_object_set_new(o, "snapshot", c->up.warm ? json_string(c->up.snapshot) : json_null());
 	ip_to_str(c->float_ip, ip, sizeof(ip));
 	json_object_set_new(o, "floating_ip", json_string(ip));
 	for (int i = 0; i < c->n; i++) {
@@ -97,6 +99,8 @@ static void status_text(struct cluster *c, const struct crm_status *st, bool hav
 	printf("cluster %s: %d nodes, %s, kernel %s\n", c->name, c->n, c->kvm ? "KVM" : "TCG",
 	       c->kernel_release[0] ? c->kernel_release : "?");
 	printf("  virsh -c '%s'\n", c->uri);
+	if (c->up.warm)
+		printf("  restored from snapshot %s\n", c->up.snapshot);
 	printf("  %-4s %-22s %-9s %-8s %s\n", "node", "domain", "state", "member", "NFS mount");
 	for (int i = 0; i < c->n; i++) {
 		struct node *nd = &c->nodes[i];

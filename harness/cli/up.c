@@ -29,6 +29,7 @@ static int cmd_up(int argc, char **argv)
 		{ "modules", required_argument, NULL, 'M' },
 		{ "kernel-tree", required_argument, NULL, 'T' },
 		{ "cache-dir", required_argument, NULL, 'C' },
+		{ "cold", no_argument, NULL, 'c' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -59,6 +60,9 @@ static int cmd_up(int argc, char **argv)
 		case 'C':
 			o.cache_dir = optarg;
 			break;
+		case 'c':
+			o.cold = true;
+			break;
 		case 'q':
 			o.quiet = true;
 			progress_set_quiet(true);
@@ -83,21 +87,31 @@ static int cmd_up(int argc, char **argv)
 	if (!o.quiet)
 		fprintf(stderr,
 			"cluster %s is up.\n"
-			"  consoles:  virsh -c '%s' console takeover-%s-n1\n"
+			"  consoles:  virsh -c '%s' console %s\n"
 			"  status:    takeover status %s\n"
 			"  remove:    takeover down %s\n",
-			c.name, c.uri, c.name, c.name, c.name);
+			c.name, c.uri, c.nodes[0].domain, c.name, c.name);
 	cluster_release(&c);
 	return TK_EXIT_PASS;
 }
 
 const struct command command_up = {
-	"up", cmd_up, "up [--name NAME] [--kernel BZIMAGE [--initrd F] [--modules DIR] | --kernel-tree DIR] [--cache-dir DIR] [--quiet] [SCENARIO]",
+	"up", cmd_up, "up [--name NAME] [--kernel BZIMAGE [--initrd F] [--modules DIR] | --kernel-tree DIR] [--cache-dir DIR] [--cold] [--quiet] [SCENARIO]",
 	  "Start a cluster for SCENARIO and leave it running",
 	  "Builds the image if needed, then creates the cluster's network namespace,\n"
 	  "its own libvirtd and fence_virtd, the disks and the domains, configures\n"
 	  "Pacemaker (Filesystem -> nfsserver -> exportfs -> IPaddr2) with fencing, and\n"
-	  "mounts the export on every node. Readiness is checked from inside the guests.\n"
+	  "mounts the export on every node. Readiness is checked from inside the guests.\n\n"
+	  "Warm start: the first ready cluster of a shape (image, kernel and modules,\n"
+	  "nodes, memory, vCPUs, accel, subnet, fencing, token, NFS keys, rendered\n"
+	  "configuration) is saved to CACHE/snapshots/<key>/ (every node paused at once,\n"
+	  "libvirt's save of each, the disks), and every later `up` or `run` of that\n"
+	  "shape restores it instead of booting: fresh overlays on the saved disks, then\n"
+	  "the same checks (agents, membership, the NFS group on the node it was on,\n"
+	  "mounts) and the clocks stepped to the host's. A snapshot that fails them is\n"
+	  "removed and the cluster boots cold, saying why. `takeover image gc` prunes\n"
+	  "snapshots with the images.\n"
+	  "  --cold           boot cold: no snapshot is restored or saved\n\n"
 	  "Prints the cluster name (c1, c2, ... unless --name) on stdout.\n\n"
 	  "Exit status: 0 up, 2 bad usage or scenario, 125 could not start (everything\n"
 	  "it created is removed again)."

@@ -28,12 +28,30 @@ struct node {
 	int id; /* 1..nodes */
 	char name[8];
 	char domain[64];
+	/*
+	 * Fixed by the cluster's shape, not its name: the fence host map in the
+	 * guests' CIB names domains by UUID, so a cluster restored from a
+	 * snapshot under another name still fences the right domain.
+	 */
+	char uuid[37];
 	uint32_t ip;
 	char *overlay;
 	char *console;
 	char *agent_sock;
 	char *qga_sock;
 	struct channel ch;
+};
+
+/* How `up` went, for report.json: warm or cold, and each stage's time. */
+#define UP_MAX_STAGES 16
+struct up_record {
+	bool warm;          /* restored from a snapshot */
+	bool saved;         /* this `up` booted cold and saved the snapshot it then restored */
+	char snapshot[17];  /* the shape's key */
+	char fallback[256]; /* why no snapshot was used ("" when one was, or none was wanted) */
+	int nstages;
+	struct { char name[32]; uint64_t ms; } stages[UP_MAX_STAGES]; /* each stage's own time */
+	uint64_t total_ms;
 };
 
 struct cluster {
@@ -55,6 +73,9 @@ struct cluster {
 	/* the kernel the nodes boot (the image's, or the one under test) */
 	char *kernel, *initrd, *modules_disk;
 	char expect_release[128];
+	char modules_hash[17]; /* of the modules tree under test ("" without one) */
+	char group_node[16];   /* where the NFS group ran when `up` last looked */
+	struct up_record up;
 	virConnectPtr conn;
 };
 
@@ -64,6 +85,7 @@ struct up_opts {
 	const char *kernel, *initrd, *modules, *kernel_tree;
 	const char *cache_dir;
 	bool ephemeral;
+	bool cold;             /* boot cold: neither restore nor save a snapshot */
 	bool quiet;
 };
 

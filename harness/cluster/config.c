@@ -54,16 +54,20 @@ int cluster_make_overlays(struct cluster *c, const char *base)
 	return 0;
 }
 
+uint64_t cluster_shared_disk_size(const struct cluster *c, const struct scenario *sc)
+{
+	uint64_t size = (uint64_t)c->n * sc->workload.file_size + (512ULL << 20);
+
+	return size < (1ULL << 30) ? 1ULL << 30 : size;
+}
+
 int cluster_make_shared_disk(struct cluster *c, const struct scenario *sc)
 {
 	char *skel = xasprintf("%s/shared-skel", c->dir), *exp = xasprintf("%s/export", skel);
-	uint64_t size = (uint64_t)c->n * sc->workload.file_size + (512ULL << 20);
 	char sz[32];
 	int r;
 
-	if (size < (1ULL << 30))
-		size = 1ULL << 30;
-	snprintf(sz, sizeof(sz), "%lluM", (unsigned long long)(size >> 20));
+	snprintf(sz, sizeof(sz), "%lluM", (unsigned long long)(cluster_shared_disk_size(c, sc) >> 20));
 	const char *argv[] = { "mkfs.ext4", "-q", "-F", "-L", "tkshared", "-m", "0", "-E",
 			       "lazy_itable_init=0,lazy_journal_init=0,nodiscard", "-d", skel,
 			       c->shared_disk, sz, NULL };
@@ -76,6 +80,50 @@ int cluster_make_shared_disk(struct cluster *c, const struct scenario *sc)
 	free(skel);
 	free(exp);
 	return r;
+}
+
+int cluster_make_config_disk(struct cluster *c)
+{
+	char *cfg = xasprintf("%s/config", c->dir);
+	const char *argv[] = { "mkfs.ext4", "-q", "-F", "-L", CONFIG_DISK_SERIAL, "-d", cfg, c->config_disk,
+			       "16M", NULL };
+	int r = run_tool(argv, "mkfs.ext4 (config disk)");
+
+	free(cfg);
+	return r;
+}
+
+/* ---- the domains ---- */
+
+/* TCG's translation cache per guest (QEMU's default costs ~1.5 GB RSS each). */
+#define TB_CACHE_MIB 128
+
+static char *kernel_cmdline(const struct scenario *sc, const struct node *nd)
+{
+	/* sysrq=1 and unknown_nmi_panic=1 make the crash and panic faults possible. */
+	return xasprintf("root=/dev/vda rw console=ttyS0,115200 loglevel=7 net.ifnames=0 panic=0 "
+			 "sysctl.kernel.sysrq=1 sysctl.kernel.unknown_nmi_panic=1 "
+			 "sysctl.kernel.hung_task_timeout_secs=%llu takeover.node=%s%s%s",
+			 (unsigned long long)(sc->kernel.hung_task_timeout / 1000), nd->name,
+			 *sc->kernel.cmdline ? " " : "", sc->kernel.cmdline);
+}
+
+char *cluster_node_spec(const struct cluster *c, const struct scenario *sc, const struct node *nd,
+			struct vm_spec *s)
+{
+	char *cmdline = kernel_cmdline(sc, nd);
+
+	*s = (struct vm_spec){
+		.name = nd->domain, .uuid = nd->uuid, .kvm = c->kvm, .memory_mib = sc->cluster.memory >> 20,
+		.vcpus = sc->cluster.vcpus,
+		.kernel = c->kernel, .initrd = c->initrd, .modules_disk = c->modules_disk,
+		.cmdline = cmdline, .root_disk = nd->overlay, .config_disk = c->config_disk,
+		.shared_disk = c->shared_disk, .bridge = NET_BRIDGE,
+		.mac = { 0x52, 0x54, 0x00, 0x7b, 0x00, (uint8_t)nd->id },
+		.console_log = nd->console, .agent_socket = nd->agent_sock, .qga_socket = nd->qga_sock,
+		.tb_cache_mib = TB_CACHE_MIB,
+	};
+	return cmdline;
 }
 
 /* ---- configuration rendered from cluster-config/ ---- */
@@ -115,7 +163,7 @@ static void base_vars(const struct cluster *c, const struct scenario *sc, struct
 {
 	char ip[20];
 
-	tmpl_set(v, "CLUSTER", c->name);
+	tmpl_set(v, "CLUSTER", GUEST_CLUSTER_NAME);
 	ip_to_str(c->float_ip, ip, sizeof(ip));
 	tmpl_set(v, "FLOAT_IP", ip);
 	ip_to_str(c->subnet, ip, sizeof(ip));
@@ -148,7 +196,7 @@ static int node_vars(const struct cluster *c, struct tmpl_vars *v, struct strbuf
 		tmpl_setf(v, "NODE_ID", "%d", nd->id);
 		r = render_string("corosync-node.in", v, &nodelist, err);
 		strbuf_addf(&hosts, "%s\t%s\n", ip, nd->name);
-		strbuf_addf(&map, "%s%s:%s", i ? ";" : "", nd->name, nd->domain);
+		strbuf_addf(&map, "%s%s:%s", i ? ";" : "", nd->name, nd->uuid);
 	}
 	tmpl_set(v, "NODELIST", nodelist.buf);
 	tmpl_set(v, "HOST_LINES", hosts.buf);
@@ -166,7 +214,7 @@ static int write_cluster_env(const struct cluster *c, const char *cfg)
 	char ip[20];
 	int r;
 
-	strbuf_addf(&sb, "CLUSTER=%s\nNODES=\"", c->name);
+	strbuf_addf(&sb, "CLUSTER=%s\nNODES=\"", GUEST_CLUSTER_NAME);
 	for (int i = 0; i < c->n; i++)
 		strbuf_addf(&sb, "%s%s", i ? " " : "", c->nodes[i].name);
 	strbuf_addstr(&sb, "\"\nPREFIX=24\n");
@@ -233,11 +281,6 @@ int cluster_render_config(struct cluster *c, const struct scenario *sc)
 		r = write_fence_key(cfg);
 	if (err.len)
 		log_error("cluster configuration: %s", err.buf);
-	if (!r) {
-		const char *argv[] = { "mkfs.ext4", "-q", "-F", "-L", CONFIG_DISK_SERIAL, "-d", cfg,
-				       c->config_disk, "16M", NULL };
-		r = run_tool(argv, "mkfs.ext4 (config disk)");
-	}
 	tmpl_release(&v);
 	strbuf_release(&err);
 	strbuf_release(&fencing);

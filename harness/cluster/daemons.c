@@ -45,6 +45,8 @@ static const char qemu_conf[] =
 	"remember_owner = 0\n"
 	"security_driver = \"none\"\n"
 	"stdio_handler = \"file\"\n"
+	/* No cgroups: every cluster's domains are named takeover-n1..., and cgroup names would clash. */
+	"cgroup_controllers = [ ]\n"
 	"max_core = 0\n";
 
 static const char libvirtd_conf[] =

@@ -28,18 +28,16 @@
 #include "cluster/vm.h"
 #include "cluster/lifecycle.h"
 
-/* Destroys every domain named takeover-<name>-* that this cluster's libvirtd knows. */
-static void destroy_domains(const char *name, const char *uri)
+/* Destroys every takeover-* domain this cluster's own libvirtd knows. */
+static void destroy_domains(const char *uri)
 {
 	virConnectPtr conn = virConnectOpen(uri);
 	virDomainPtr *doms = NULL;
-	char *prefix = xasprintf("takeover-%s-", name);
+	const char *prefix = "takeover-";
 	int n;
 
-	if (!conn) {
-		free(prefix);
+	if (!conn)
 		return;
-	}
 	n = virConnectListAllDomains(conn, &doms, 0);
 	for (int i = 0; i < n; i++) {
 		const char *dn = virDomainGetName(doms[i]);
@@ -52,14 +50,13 @@ static void destroy_domains(const char *name, const char *uri)
 		virDomainFree(doms[i]);
 	}
 	free(doms);
-	free(prefix);
 	virConnectClose(conn);
 }
 
-/* QEMU processes of this cluster that somehow live outside its namespace. */
-static int kill_stray_qemu(const char *name)
+/* QEMU processes of this cluster (its disks are in its directory) that live outside its namespace. */
+static int kill_stray_qemu(const char *dir)
 {
-	char *needle = xasprintf("guest=takeover-%s-", name);
+	char *needle = xasprintf("%s/", dir);
 	DIR *d = opendir("/proc");
 	struct dirent *e;
 	int n = 0;
@@ -105,12 +102,12 @@ int cluster_down(const char *name)
 	if (ino) {
 		char *sock = xasprintf("%s/libvirt/run/libvirt-sock", dir);
 		if (access(sock, F_OK) == 0)
-			destroy_domains(name, uri);
+			destroy_domains(uri);
 		free(sock);
 		/* libvirtd, fence_virtd, and any QEMU libvirt did not manage to stop. */
 		daemons_kill_netns(ino, name);
 	}
-	kill_stray_qemu(name);
+	kill_stray_qemu(dir);
 	r = net_destroy(ns);
 	if (!r)
 		r = rm_rf(dir);

@@ -10,7 +10,15 @@
 #include <stdint.h>
 
 #include "cluster/cluster.h"
+#include "cluster/vm.h"
 #include "scenario/scenario.h"
+
+/*
+ * The cluster's name as the guests know it (corosync's cluster_name, nfsd's
+ * server scope): the same for every cluster, so that nothing a guest holds
+ * depends on the host-side name and a snapshot restores under any name.
+ */
+#define GUEST_CLUSTER_NAME "takeover"
 
 /* The state file in a cluster's directory: key=value lines. */
 #define STATE_FILE "state"
@@ -30,7 +38,13 @@ int cluster_claim_name(const char *want, char *name, size_t len);
 int cluster_make_overlays(struct cluster *c, const char *base);
 /* The HA storage: ext4 with the export directory, built without a loop mount. */
 int cluster_make_shared_disk(struct cluster *c, const struct scenario *sc);
-/* cluster-config/ rendered for this cluster onto its configuration disk. */
+uint64_t cluster_shared_disk_size(const struct cluster *c, const struct scenario *sc);
+/* cluster-config/ rendered for this cluster into DIR/config (and a new fence key). */
 int cluster_render_config(struct cluster *c, const struct scenario *sc);
+/* DIR/config as the read-only configuration disk. */
+int cluster_make_config_disk(struct cluster *c);
+/* A node's domain as the cluster boots it; returns the command line s points to (free it). */
+char *cluster_node_spec(const struct cluster *c, const struct scenario *sc, const struct node *nd,
+			struct vm_spec *s);
 
 #endif

@@ -50,8 +50,12 @@ int net_create(const char *netns, uint32_t bridge_ip)
 	snprintf(addr, sizeof(addr), "%s/24", ip);
 	const char *add[] = { "ip", "netns", "add", netns, NULL };
 	const char *lo[] = { "ip", "-n", netns, "link", "set", "lo", "up", NULL };
-	/* No IGMP snooping: fence_xvm's multicast must reach fence_virtd unconditionally. */
-	const char *br[] = { "ip", "-n", netns, "link", "add", NET_BRIDGE, "type", "bridge",
+	/*
+	 * No IGMP snooping: fence_xvm's multicast must reach fence_virtd
+	 * unconditionally. A fixed MAC: guests restored from a snapshot still
+	 * hold the bridge's address in their ARP caches.
+	 */
+	const char *br[] = { "ip", "-n", netns, "link", "add", NET_BRIDGE, "address", NET_BRIDGE_MAC, "type", "bridge",
 			     "mcast_snooping", "0", "stp_state", "0", "forward_delay", "0", NULL };
 	const char *a[] = { "ip", "-n", netns, "addr", "add", addr, "dev", NET_BRIDGE, NULL };
 	const char *up[] = { "ip", "-n", netns, "link", "set", NET_BRIDGE, "up", NULL };

@@ -11,6 +11,8 @@
 #include <sys/types.h>
 
 #define NET_BRIDGE "tkbr0"
+/* The bridge's own address; nodes are 52:54:00:7b:00:<id> (config.c). */
+#define NET_BRIDGE_MAC "52:54:00:7b:00:fe"
 
 /* Creates netns with a bridge addressed bridge_ip/24. 0 or -errno (logged). */
 int net_create(const char *netns, uint32_t bridge_ip);

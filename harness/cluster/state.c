@@ -22,6 +22,7 @@
 #include "util/cancel.h"
 #include "util/fs.h"
 #include "util/log.h"
+#include "util/sha256.h"
 #include "util/spawn.h"
 #include "util/units.h"
 #include "util/xalloc.h"
@@ -35,12 +36,34 @@ const char *cluster_state_root(void)
 	return env && *env ? env : "/var/lib/takeover/clusters";
 }
 
+static void node_uuid(const struct cluster *c, const struct node *nd, char out[37])
+{
+	struct sha256 h;
+	uint8_t d[32];
+	char seed[64];
+
+	snprintf(seed, sizeof(seed), "takeover-node %08x %s", c->subnet, nd->name);
+	sha256_init(&h);
+	sha256_update(&h, seed, strlen(seed));
+	sha256_final(&h, d);
+	d[6] = (uint8_t)((d[6] & 0x0f) | 0x50); /* a name-based UUID (RFC 4122 version 5 layout) */
+	d[8] = (uint8_t)((d[8] & 0x3f) | 0x80);
+	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", d[0], d[1],
+		 d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11], d[12], d[13], d[14], d[15]);
+}
+
 static void node_paths(struct cluster *c, struct node *nd, int id)
 {
 	nd->id = id;
 	snprintf(nd->name, sizeof(nd->name), "n%u", (unsigned)id % 100u);
-	snprintf(nd->domain, sizeof(nd->domain), "takeover-%s-%s", c->name, nd->name);
+	/*
+	 * Not named after the cluster: libvirt restores a saved domain only
+	 * under the name it was saved with, and a snapshot restores into any
+	 * cluster. Each cluster has its own libvirtd, so the names never meet.
+	 */
+	snprintf(nd->domain, sizeof(nd->domain), "takeover-%s", nd->name);
 	nd->ip = c->subnet + 10 + (uint32_t)id;
+	node_uuid(c, nd, nd->uuid);
 	nd->overlay = xasprintf("%s/%s.qcow2", c->dir, nd->name);
 	nd->console = xasprintf("%s/console-%s.log", c->dir, nd->name);
 	nd->agent_sock = xasprintf("%s/%s.agent", c->dir, nd->name);
@@ -108,9 +131,9 @@ int cluster_save_state(const struct cluster *c)
 	strbuf_addf(&sb,
 		    "# takeover cluster state; `takeover down %s` removes everything listed here\n"
 		    "name=%s\nnodes=%d\nsubnet=%s\nkvm=%d\nfencing=%d\nephemeral=%d\nowner=%d\n"
-		    "image=%s\nkernel_release=%s\nnetns=%s\nuri=%s\n",
+		    "image=%s\nkernel_release=%s\nnetns=%s\nuri=%s\nsnapshot=%s\n",
 		    c->name, c->name, c->n, sub, c->kvm, c->fencing, c->ephemeral, (int)c->owner,
-		    c->image_key, c->kernel_release, c->netns, c->uri);
+		    c->image_key, c->kernel_release, c->netns, c->uri, c->up.warm ? c->up.snapshot : "");
 	r = write_file_atomic(path, sb.buf, sb.len, 0644);
 	strbuf_release(&sb);
 	free(path);
@@ -178,6 +201,9 @@ int cluster_load(const char *name, struct cluster *c)
 	snprintf(c->image_key, sizeof(c->image_key), "%s", state_get(&sb, "image", v, sizeof(v)));
 	snprintf(c->kernel_release, sizeof(c->kernel_release), "%s",
 		 state_get(&sb, "kernel_release", v, sizeof(v)));
+	/* The snapshot its disks are backed by, if it was restored from one. */
+	snprintf(c->up.snapshot, sizeof(c->up.snapshot), "%s", state_get(&sb, "snapshot", v, sizeof(v)));
+	c->up.warm = c->up.snapshot[0] != '\0';
 	strbuf_release(&sb);
 	return 0;
 }

@@ -25,18 +25,19 @@
 #include "util/cancel.h"
 #include "util/fs.h"
 #include "util/log.h"
+#include "util/sha256.h"
 #include "util/spawn.h"
 #include "util/units.h"
 #include "util/xalloc.h"
 #include "cluster/vm.h"
 #include "cluster/lifecycle.h"
+#include "cluster/snapshot.h"
 
 /* Deadlines under TCG (measured: boot ~30-60 s with three guests, group start ~40 s). */
 #define BOOT_DEADLINE_MS (240 * 1000)
 #define MEMBERSHIP_DEADLINE_MS (240 * 1000)
 #define RESOURCES_DEADLINE_MS (300 * 1000)
 #define MOUNT_TIMEOUT_MS (90 * 1000)
-#define TB_CACHE_MIB 128
 
 int cluster_connect_libvirt(struct cluster *c)
 {
@@ -51,29 +52,10 @@ int cluster_connect_libvirt(struct cluster *c)
 	return 0;
 }
 
-static char *kernel_cmdline(const struct cluster *c, const struct scenario *sc, const struct node *nd)
-{
-	/* sysrq=1 and unknown_nmi_panic=1 make the crash and panic faults possible. */
-	return xasprintf("root=/dev/vda rw console=ttyS0,115200 loglevel=7 net.ifnames=0 panic=0 "
-			 "sysctl.kernel.sysrq=1 sysctl.kernel.unknown_nmi_panic=1 "
-			 "sysctl.kernel.hung_task_timeout_secs=%llu takeover.node=%s takeover.cluster=%s%s%s",
-			 (unsigned long long)(sc->kernel.hung_task_timeout / 1000), nd->name, c->name,
-			 *sc->kernel.cmdline ? " " : "", sc->kernel.cmdline);
-}
-
 static int start_domain(struct cluster *c, const struct scenario *sc, struct node *nd)
 {
-	char *cmdline = kernel_cmdline(c, sc, nd);
-	struct vm_spec s = {
-		.name = nd->domain, .kvm = c->kvm, .memory_mib = sc->cluster.memory >> 20,
-		.vcpus = sc->cluster.vcpus,
-		.kernel = c->kernel, .initrd = c->initrd, .modules_disk = c->modules_disk,
-		.cmdline = cmdline, .root_disk = nd->overlay, .config_disk = c->config_disk,
-		.shared_disk = c->shared_disk, .bridge = NET_BRIDGE,
-		.mac = { 0x52, 0x54, 0x00, 0x7b, 0x00, (uint8_t)nd->id },
-		.console_log = nd->console, .agent_socket = nd->agent_sock, .qga_socket = nd->qga_sock,
-		.tb_cache_mib = TB_CACHE_MIB,
-	};
+	struct vm_spec s;
+	char *cmdline = cluster_node_spec(c, sc, nd, &s);
 	struct strbuf xml = STRBUF_INIT;
 	virDomainPtr dom;
 	int r = vm_domain_xml(&s, &xml);
@@ -211,11 +193,12 @@ static int check_membership(struct cluster *c, void *ctx, struct strbuf *why)
 	return st.nodes_online == c->n;
 }
 
+/* ctx: the node the group must run on, or NULL for any. */
 static int check_resources(struct cluster *c, void *ctx, struct strbuf *why)
 {
+	const char *want = ctx;
 	struct crm_status st;
 
-	(void)ctx;
 	if (cluster_crm_status(c, 1, &st) < 0) {
 		strbuf_addstr(why, "crm_mon gave no answer");
 		return 0;
@@ -225,6 +208,11 @@ static int check_resources(struct cluster *c, void *ctx, struct strbuf *why)
 		    !c->fencing ? "off" : st.fence_started ? "started" : "not started");
 	if (st.failures)
 		strbuf_addf(why, "; failed action: %s", st.first_failure);
+	if (want && *want && st.group_started && strcmp(st.group_node, want)) {
+		strbuf_addf(why, "; expected on %s", want);
+		return 0;
+	}
+	snprintf(c->group_node, sizeof(c->group_node), "%s", st.group_node);
 	return st.group_started && (!c->fencing || st.fence_started);
 }
 
@@ -384,11 +372,23 @@ static int pick_accel(struct cluster *c, const struct scenario *sc, const struct
 	}
 }
 
-static int step(int r, bool quiet, const char *what, uint64_t t0)
+/* Logs a finished stage of `up` and records how long it took (report.json's cluster_up). */
+static int step(struct cluster *c, int r, bool quiet, const char *what, uint64_t t0)
 {
-	if (!r && !quiet)
-		log_info("%-28s done (%llus)", what, (unsigned long long)((now_ms() - t0) / 1000));
-	return r;
+	struct up_record *u = &c->up;
+	uint64_t now = now_ms(), prev = t0;
+
+	if (r)
+		return r;
+	for (int i = 0; i < u->nstages; i++)
+		prev += u->stages[i].ms;
+	if (u->nstages < UP_MAX_STAGES) {
+		snprintf(u->stages[u->nstages].name, sizeof(u->stages[0].name), "%s", what);
+		u->stages[u->nstages++].ms = now - prev;
+	}
+	if (!quiet)
+		log_info("%-28s done (%llus)", what, (unsigned long long)((now - t0) / 1000));
+	return 0;
 }
 
 /* Every node must run the kernel under test: a silent fallback would judge the wrong kernel. */
@@ -406,46 +406,114 @@ static int check_kernels(struct cluster *c)
 	return 0;
 }
 
-static int bring_up(struct cluster *c, const struct scenario *sc, const struct image *img,
-		    const struct up_opts *o)
+/* The host side every cluster starts with: its namespace and its own libvirtd. */
+static int start_host_side(struct cluster *c, bool quiet, uint64_t t0)
 {
-	uint64_t t0 = now_ms();
-	int r;
+	int r = step(c, net_create(c->netns, c->bridge_ip), quiet, "network namespace", t0);
 
-	r = step(net_create(c->netns, c->bridge_ip), o->quiet, "network namespace", t0);
 	if (!r)
-		r = step(daemons_start_libvirtd(c->netns, c->dir), o->quiet, "libvirtd", t0);
+		r = step(c, daemons_start_libvirtd(c->netns, c->dir), quiet, "libvirtd", t0);
 	if (!r)
 		r = cluster_connect_libvirt(c);
+	return r;
+}
+
+static int boot_cold(struct cluster *c, const struct scenario *sc, const struct image *img, bool quiet,
+		     uint64_t t0)
+{
+	int r = start_host_side(c, quiet, t0);
+
 	if (!r)
 		r = cluster_make_overlays(c, img->base);
 	if (!r)
 		r = cluster_make_shared_disk(c, sc);
 	if (!r)
-		r = step(cluster_render_config(c, sc), o->quiet, "disks and configuration", t0);
+		r = step(c, cluster_make_config_disk(c), quiet, "disks and configuration", t0);
 	if (!r && c->fencing)
-		r = step(daemons_start_fence_virtd(c->netns, c->dir, c->uri), o->quiet, "fence_virtd", t0);
+		r = step(c, daemons_start_fence_virtd(c->netns, c->dir, c->uri), quiet, "fence_virtd", t0);
 	for (int i = 0; i < c->n && !r; i++)
 		r = start_domain(c, sc, &c->nodes[i]);
 	if (!r)
-		r = step(cluster_connect_agents(c, now_ms() + BOOT_DEADLINE_MS), o->quiet,
+		r = step(c, cluster_connect_agents(c, now_ms() + BOOT_DEADLINE_MS), quiet,
 			 "nodes booted (agents up)", t0);
 	if (!r)
 		r = check_kernels(c);
 	if (!r)
-		r = step(wait_until(c, now_ms() + MEMBERSHIP_DEADLINE_MS, "cluster membership", o->quiet,
-				    check_membership, NULL),
-			 o->quiet, "all nodes online", t0);
+		r = step(c, wait_until(c, now_ms() + MEMBERSHIP_DEADLINE_MS, "cluster membership", quiet,
+				       check_membership, NULL),
+			 quiet, "all nodes online", t0);
 	if (!r)
 		r = configure_pacemaker(c);
 	if (!r)
-		r = step(wait_until(c, now_ms() + RESOURCES_DEADLINE_MS, "NFS group and fencing",
-				    o->quiet, check_resources, NULL),
-			 o->quiet, "NFS group started", t0);
+		r = step(c, wait_until(c, now_ms() + RESOURCES_DEADLINE_MS, "NFS group and fencing", quiet,
+				       check_resources, NULL),
+			 quiet, "NFS group started", t0);
 	if (!r)
-		r = step(mount_all(c, sc), o->quiet, "NFS mounted on every node", t0);
+		r = step(c, mount_all(c, sc), quiet, "NFS mounted on every node", t0);
 	if (!r)
-		r = step(check_mounts(c), o->quiet, "mounts usable (write+read)", t0);
+		r = step(c, check_mounts(c), quiet, "mounts usable (write+read)", t0);
+	return r;
+}
+
+/* ---- warm: restored from a snapshot, then checked as a cold cluster is ---- */
+
+/* A restored node's first answer comes within seconds; a wedged restore never. */
+#define RESTORE_AGENT_DEADLINE_MS (60 * 1000)
+#define RESTORE_CHECK_DEADLINE_MS (90 * 1000)
+
+/* The guests' clocks stood still while saved: step each to the host's. */
+static int step_clocks(struct cluster *c)
+{
+	char at[32];
+	uint64_t t = wall_ms();
+
+	snprintf(at, sizeof(at), "@%llu.%03llu", (unsigned long long)(t / 1000), (unsigned long long)(t % 1000));
+	const char *argv[] = { "date", "-u", "-s", at, NULL };
+	return exec_everywhere(c, argv, 20000, "setting the clock");
+}
+
+/*
+ * -ESTALE when the snapshot did not give a ready cluster (it is then
+ * discarded and the cluster booted cold), other -errno as a cold boot's.
+ */
+static int boot_warm(struct cluster *c, const struct scenario *sc, const struct snapshot *snap, bool quiet,
+		     uint64_t t0, struct strbuf *why)
+{
+	int r = start_host_side(c, quiet, t0);
+
+	if (r)
+		return r;
+	r = step(c, snapshot_restore_disks(c, snap), quiet, "disks from the snapshot", t0);
+	if (!r && c->fencing)
+		r = step(c, daemons_start_fence_virtd(c->netns, c->dir, c->uri), quiet, "fence_virtd", t0);
+	if (r)
+		return r;
+	r = step(c, snapshot_restore_domains(c, sc, snap), quiet, "domains restored", t0);
+	if (r) {
+		strbuf_addstr(why, "libvirt could not restore a domain");
+		return r == -EINTR ? r : -ESTALE;
+	}
+	/* The same checks as a cold cluster's end, each naming itself when it fails. */
+	const char *what = "every agent answers";
+	r = step(c, cluster_connect_agents(c, now_ms() + RESTORE_AGENT_DEADLINE_MS), quiet, "agents answer", t0);
+	if (!r && (what = "the kernel under test", 1))
+		r = check_kernels(c);
+	if (!r && (what = "stepping the clocks", 1))
+		r = step(c, step_clocks(c), quiet, "clocks stepped", t0);
+	if (!r && (what = "complete membership", 1))
+		r = step(c, wait_until(c, now_ms() + RESTORE_CHECK_DEADLINE_MS, "cluster membership", quiet,
+				       check_membership, NULL),
+			 quiet, "all nodes online", t0);
+	if (!r && (what = "the NFS group on the node it was saved on", 1))
+		r = step(c, wait_until(c, now_ms() + RESTORE_CHECK_DEADLINE_MS, "NFS group and fencing", quiet,
+				       check_resources, (void *)snap->group_node),
+			 quiet, "NFS group started", t0);
+	if (!r && (what = "usable mounts", 1))
+		r = step(c, check_mounts(c), quiet, "mounts usable (write+read)", t0);
+	if (r && r != -EINTR) {
+		strbuf_addf(why, "after the restore: no %s", what);
+		return -ESTALE;
+	}
 	return r;
 }
 
@@ -495,6 +563,13 @@ static int choose_kernel(struct cluster *c, const struct scenario *sc, const str
 	if (modules && *modules) {
 		c->modules_disk = xasprintf("%s/modules.img", c->dir);
 		r = kernel_modules_disk(modules, c->expect_release, c->modules_disk);
+		/* The modules' contents, not the disk made of them (mkfs stamps it). */
+		struct sha256 h;
+		sha256_init(&h);
+		if (!r)
+			r = sha256_tree(&h, modules, "modules", NULL);
+		if (!r)
+			sha256_key16(&h, c->modules_hash);
 	}
 	log_info("kernel under test: %s (%s)%s", c->kernel, c->expect_release,
 		 c->modules_disk ? ", with its modules" : "");
@@ -508,9 +583,100 @@ out:
 	return r;
 }
 
+/* What one attempt at `up` wants done with snapshots. */
+enum up_try {
+	UP_TRY_WARM,  /* restore the shape's snapshot if there is one, else boot cold and save */
+	UP_TRY_COLD,  /* boot cold, save nothing: --cold, or a snapshot that just failed */
+};
+
+/* An attempt's outcome besides 0 and -errno: what to try next. */
+#define UP_AGAIN_WARM 1 /* saved a snapshot: restore it, as every later `up` will */
+#define UP_AGAIN_COLD 2 /* the snapshot was unusable and is gone: boot cold (and save anew, once) */
+#define UP_AGAIN_NOSAVE 3 /* saving failed half-way: boot cold, save nothing */
+
+/* Everything of one attempt in a claimed state directory; see cluster_up. */
+static int up_once(const struct scenario *sc, const struct up_opts *o, const struct image *img,
+		   const char *name, enum up_try try, struct cluster *c)
+{
+	struct strbuf shape = STRBUF_INIT, why = STRBUF_INIT;
+	struct snapshot snap = { 0 };
+	uint64_t t0 = now_ms();
+	char key[17] = "";
+	int r;
+
+	cluster_init(c, name, sc->cluster.nodes, sc->cluster.subnet);
+	c->fencing = sc->cluster.fencing;
+	c->ephemeral = o->ephemeral;
+	c->owner = getpid();
+	snprintf(c->image_key, sizeof(c->image_key), "%s", img->key);
+	r = choose_kernel(c, sc, img, o);
+	if (!r)
+		r = pick_accel(c, sc, img, o->cache_dir);
+	if (!r)
+		r = cluster_save_state(c);
+	if (!r)
+		r = cluster_render_config(c, sc);
+	if (!r)
+		r = snapshot_key(c, sc, c->modules_hash, key, &shape);
+	if (r < 0)
+		goto out;
+	snprintf(c->up.snapshot, sizeof(c->up.snapshot), "%s", key);
+	if (try == UP_TRY_WARM) {
+		r = snapshot_find(o->cache_dir, key, &snap, &why);
+		if (r == -EBADMSG) {
+			snapshot_discard(&snap, why.buf);
+			snprintf(c->up.fallback, sizeof(c->up.fallback), "%s", why.buf);
+			r = UP_AGAIN_COLD;
+			goto out;
+		}
+	}
+	if (!o->quiet)
+		log_info("cluster %s: %d nodes, %s, %s, state in %s", c->name, c->n, c->kvm ? "KVM" : "TCG",
+			 snap.dir && !r ? "warm (from a snapshot)" : "cold", c->dir);
+	if (snap.dir && !r) {
+		c->up.warm = true;
+		cluster_save_state(c); /* from now on its disks are backed by the snapshot: gc keeps it */
+		r = boot_warm(c, sc, &snap, o->quiet, t0, &why);
+		if (r == -ESTALE) {
+			snapshot_discard(&snap, why.buf);
+			snprintf(c->up.fallback, sizeof(c->up.fallback), "%s", why.buf);
+			r = UP_AGAIN_COLD;
+		}
+		goto out;
+	}
+	r = boot_cold(c, sc, img, o->quiet, t0);
+	if (r || try != UP_TRY_WARM)
+		goto out;
+	/* The first ready cluster of its shape: save it, then restore it as every later `up` will. */
+	r = snapshot_save(c, sc, o->cache_dir, key, shape.buf, c->group_node, &snap);
+	if (r == 0) {
+		if (!o->quiet)
+			log_info("%-28s done (%llus): %s", "snapshot saved", (unsigned long long)((now_ms() - t0) / 1000),
+				 snap.dir);
+		r = UP_AGAIN_WARM;
+	} else if (r < 0) {
+		/* Half saved: the domains may be gone. Boot again, without saving. */
+		snprintf(c->up.fallback, sizeof(c->up.fallback), "saving the snapshot failed");
+		r = UP_AGAIN_NOSAVE;
+	} else {
+		r = 0; /* not saved; the cold cluster runs on */
+	}
+out:
+	if (!r)
+		r = cluster_save_state(c);
+	snapshot_release(&snap);
+	strbuf_release(&shape);
+	strbuf_release(&why);
+	return r;
+}
+
 int cluster_up(const struct scenario *sc, const struct up_opts *o, struct cluster *c)
 {
 	struct image_opts io = { .cache_dir = o->cache_dir, .quiet = o->quiet };
+	enum up_try try = o->cold ? UP_TRY_COLD : UP_TRY_WARM;
+	char fallback[sizeof(c->up.fallback)] = "";
+	bool saved = false;
+	uint64_t t0 = now_ms();
 	struct image img;
 	char name[CLUSTER_NAME_MAX + 1];
 	int r;
@@ -535,28 +701,40 @@ int cluster_up(const struct scenario *sc, const struct up_opts *o, struct cluste
 		image_release(&img);
 		return r;
 	}
-	cluster_init(c, name, sc->cluster.nodes, sc->cluster.subnet);
-	c->fencing = sc->cluster.fencing;
-	c->ephemeral = o->ephemeral;
-	c->owner = getpid();
-	snprintf(c->image_key, sizeof(c->image_key), "%s", img.key);
-	r = choose_kernel(c, sc, &img, o);
-	if (!r)
-		r = pick_accel(c, sc, &img, o->cache_dir);
-	if (!r)
-		r = cluster_save_state(c);
-	if (!r) {
-		if (!o->quiet)
-			log_info("cluster %s: %d nodes, %s, state in %s", c->name, c->n, c->kvm ? "KVM" : "TCG",
-				 c->dir);
-		r = bring_up(c, sc, &img, o);
+	/*
+	 * Each attempt starts from an empty state directory under the same
+	 * name: warm; or cold, saved, then restored as every later `up` will
+	 * be. A snapshot that fails is discarded and replaced once; when the
+	 * replacement fails too, the cluster boots cold without one.
+	 */
+	for (int attempt = 0; attempt < 4; attempt++) {
+		char again[CLUSTER_NAME_MAX + 1];
+		r = up_once(sc, o, &img, name, try, c);
+		if (r <= 0)
+			break;
+		if (r == UP_AGAIN_WARM)
+			saved = true;
+		else
+			snprintf(fallback, sizeof(fallback), "%s", c->up.fallback);
+		try = r == UP_AGAIN_WARM || (r == UP_AGAIN_COLD && !saved) ? UP_TRY_WARM : UP_TRY_COLD;
+		cluster_release(c);
+		cluster_down(name);
+		snprintf(again, sizeof(again), "%s", name);
+		r = cluster_claim_name(again, name, sizeof(name));
+		if (r < 0) {
+			log_error("cannot create cluster %s again: %s", again, strerror(-r));
+			break;
+		}
 	}
-	if (!r)
-		r = cluster_save_state(c);
+	if (r > 0)
+		r = -EIO; /* cannot happen: the fourth attempt is cold and saves nothing */
+	c->up.saved = saved;
+	snprintf(c->up.fallback, sizeof(c->up.fallback), "%s", fallback);
+	c->up.total_ms = now_ms() - t0;
 	image_release(&img);
 	if (r < 0) {
 		char keep[CLUSTER_NAME_MAX + 1];
-		snprintf(keep, sizeof(keep), "%s", c->name);
+		snprintf(keep, sizeof(keep), "%s", c->name[0] ? c->name : name);
 		if (cancel_requested())
 			log_info("interrupted: removing cluster %s", keep);
 		cluster_release(c);

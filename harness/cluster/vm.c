@@ -148,6 +148,8 @@ int vm_domain_xml(const struct vm_spec *s, struct strbuf *out)
 	open_el(&x, "domain");
 	attr(&x, "type", s->kvm ? "kvm" : "qemu");
 	text_el(&x, "name", s->name);
+	if (s->uuid)
+		text_el(&x, "uuid", s->uuid);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)s->memory_mib);
 	open_el(&x, "memory");
 	attr(&x, "unit", "MiB");

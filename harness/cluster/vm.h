@@ -17,6 +17,7 @@
 
 struct vm_spec {
 	const char *name;        /* domain name: takeover-<cluster>-<node> */
+	const char *uuid;        /* NULL: libvirt picks one */
 	bool kvm;
 	uint64_t memory_mib;
 	int vcpus;

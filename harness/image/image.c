@@ -41,88 +41,6 @@ const char *image_cache_dir(const char *override)
 	return env && *env ? env : "/var/cache/takeover";
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Collects regular files under root/rel recursively, as paths relative to root. */
-static int collect(const char *root, const char *rel, char ***list, size_t *n, size_t *alloc)
-{
-	char *dirpath = *rel ? xasprintf("%s/%s", root, rel) : xstrdup(root);
-	DIR *d = opendir(dirpath);
-	struct dirent *e;
-	int r = 0;
-
-	free(dirpath);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	while (!r && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		char *sub = *rel ? xasprintf("%s/%s", rel, e->d_name) : xstrdup(e->d_name);
-		char *full = xasprintf("%s/%s", root, sub);
-		struct stat st;
-		if (lstat(full, &st) < 0) {
-			r = -errno;
-		} else if (S_ISDIR(st.st_mode)) {
-			r = collect(root, sub, list, n, alloc);
-		} else {
-			if (*n == *alloc) {
-				*alloc = *alloc ? *alloc * 2 : 64;
-				*list = xrealloc(*list, *alloc * sizeof(**list));
-			}
-			(*list)[(*n)++] = xstrdup(sub);
-		}
-		free(sub);
-		free(full);
-	}
-	closedir(d);
-	return r;
-}
-
-/* Hashes one file: its name (as label), mode and contents, or a symlink's target. */
-static int hash_file(struct sha256 *h, const char *full, const char *label)
-{
-	struct stat st;
-	char hdr[32];
-
-	if (lstat(full, &st) < 0)
-		return -errno;
-	sha256_update(h, label, strlen(label) + 1);
-	snprintf(hdr, sizeof(hdr), "%o", (unsigned)st.st_mode & 0777);
-	sha256_update(h, hdr, strlen(hdr) + 1);
-	if (S_ISLNK(st.st_mode)) {
-		char target[4096];
-		ssize_t l = readlink(full, target, sizeof(target));
-		if (l > 0)
-			sha256_update(h, target, (size_t)l);
-		return 0;
-	}
-	return sha256_file(h, full);
-}
-
-/* Hashes every file under root in sorted order, each named label/relative-path. */
-static int hash_tree(struct sha256 *h, const char *root, const char *label)
-{
-	char **list = NULL;
-	size_t n = 0, alloc = 0;
-	int r = collect(root, "", &list, &n, &alloc);
-
-	qsort(list, n, sizeof(*list), cmp_str);
-	for (size_t i = 0; i < n && !r; i++) {
-		char *full = xasprintf("%s/%s", root, list[i]);
-		char *name = xasprintf("%s/%s", label, list[i]);
-		r = hash_file(h, full, name);
-		free(full);
-		free(name);
-	}
-	for (size_t i = 0; i < n; i++)
-		free(list[i]);
-	free(list);
-	return r;
-}
-
 static char *recipe_dir(void)
 {
 	return xasprintf("%s/images", takeover_datadir());
@@ -152,13 +70,13 @@ int image_compute_key(char key[17])
 		if (stat(p, &st) < 0)
 			r = -errno;
 		else if (S_ISDIR(st.st_mode))
-			r = hash_tree(&h, p, recipe_inputs[i]);
+			r = sha256_tree(&h, p, recipe_inputs[i], NULL);
 		else
-			r = hash_file(&h, p, recipe_inputs[i]);
+			r = sha256_entry(&h, p, recipe_inputs[i]);
 		free(p);
 	}
 	if (!r)
-		r = hash_tree(&h, bins, "guest-bin");
+		r = sha256_tree(&h, bins, "guest-bin", NULL);
 	free(recipe);
 	free(bins);
 	if (r < 0)

@@ -353,6 +353,18 @@ static json_t *run_meta(const struct run_report *r)
 	return done(o, err);
 }
 
+/* The "cluster-up" event without the timeline's own keys. */
+static json_t *cluster_up_obj(const json_t *ev)
+{
+	json_t *o = json_deep_copy(ev);
+
+	if (o) {
+		json_object_del(o, "ev");
+		json_object_del(o, "t");
+	}
+	return o;
+}
+
 static json_t *report_obj(const struct run_report *r)
 {
 	json_t *o = run_meta(r);
@@ -369,6 +381,7 @@ static json_t *report_obj(const struct run_report *r)
 	err |= put(o, "kernel_events", kernel_arr(r->in));
 	err |= put(o, "verify", verify_arr(r->in));
 	err |= put(o, "steps", steps_arr(r));
+	err |= put(o, "cluster_up", r->cluster_up ? cluster_up_obj(r->cluster_up) : json_null());
 	err |= put(o, "files", files_obj());
 	return done(o, err);
 }

@@ -127,6 +127,8 @@ static void load_event(struct run_report *rep, const json_t *o, const char *dir)
 		load_step(rep, o);
 	else if (!strcmp(ev, "forensics"))
 		load_forensics(rep, o, dir);
+	else if (!strcmp(ev, "cluster-up") && !rep->cluster_up)
+		rep->cluster_up = json_incref((json_t *)o);
 	else if (!strcmp(ev, "end")) {
 		rep->duration_ms = (uint64_t)json_integer_value(json_object_get(o, "duration_ms"));
 		rep->harness_cpu_s = json_number_value(json_object_get(o, "harness_cpu_s"));
@@ -179,6 +181,8 @@ void report_release(struct run_report *rep)
 {
 	forensics_release(&rep->loaded_fx);
 	rep->fx = NULL;
+	json_decref(rep->cluster_up);
+	rep->cluster_up = NULL;
 }
 
 /* Whether the scenario's memory pressure held: a check of its own, judged on every run that had pressure. */

@@ -54,6 +54,8 @@ struct run_report {
 	int nnodes;
 	struct report_step steps[REPORT_MAX_STEPS];
 	int nsteps;
+	/* The timeline's "cluster-up" event as it was written (warm or cold, stage times); may be NULL. */
+	struct json_t *cluster_up;
 	struct forensics loaded_fx; /* report_load's: fx points here when the run captured evidence */
 };
 

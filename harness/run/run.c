@@ -686,12 +686,33 @@ static int scenario_steps(struct run *r, struct run_report *rep)
 	return verify_all(r, s, &clk);
 }
 
+/* How the cluster came up, for report.json's cluster_up. */
+static json_t *cluster_up_fields(const struct up_record *u)
+{
+	json_t *o = json_object(), *st = json_array();
+
+	json_object_set_new(o, "mode", json_string(u->warm ? "warm" : "cold"));
+	json_object_set_new(o, "snapshot", json_string(u->snapshot));
+	json_object_set_new(o, "saved", json_boolean(u->saved));
+	json_object_set_new(o, "fallback", u->fallback[0] ? json_string(u->fallback) : json_null());
+	json_object_set_new(o, "seconds", json_real((double)u->total_ms / 1000.0));
+	for (int i = 0; i < u->nstages; i++) {
+		json_t *e = json_object();
+		json_object_set_new(e, "name", json_string(u->stages[i].name));
+		json_object_set_new(e, "seconds", json_real((double)u->stages[i].ms / 1000.0));
+		json_array_append_new(st, e);
+	}
+	json_object_set_new(o, "stages", st);
+	return o;
+}
+
 int run_scenario(const struct scenario *sc, const struct run_opts *o, char **result_dir)
 {
 	if (result_dir)
 		*result_dir = NULL;
 	struct run r = { .sc = sc, .o = *o };
 	struct up_opts uo = { .name = o->name, .cache_dir = o->cache_dir, .ephemeral = true, .quiet = o->quiet,
+			      .cold = o->cold,
 			      .kernel = o->kernel, .initrd = o->initrd, .modules = o->modules,
 			      .kernel_tree = o->kernel_tree };
 	struct run_report rep = { 0 };
@@ -723,7 +744,8 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o, char **res
 		free(r.dir);
 		return TK_EXIT_SKIP;
 	}
-	step_end(s, &clk, true, "cluster %s: %d nodes, kernel %s", r.c.name, r.c.n, r.c.kernel_release);
+	step_end(s, &clk, true, "cluster %s: %d nodes, kernel %s, %s in %llus", r.c.name, r.c.n, r.c.kernel_release,
+		 r.c.up.warm ? "warm" : "cold", (unsigned long long)(r.c.up.total_ms / 1000));
 	log_info("run %s: results in %s", r.run_id, r.dir);
 	save_scenario(&r);
 	json_t *start = json_object();
@@ -734,6 +756,7 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o, char **res
 	json_object_set_new(start, "started_ms", json_integer((json_int_t)wall0));
 	json_object_set_new(start, "scenario", json_string(sc->path));
 	timeline_event(&r.tl, "run-start", NULL, start);
+	timeline_event(&r.tl, "cluster-up", NULL, cluster_up_fields(&r.c.up));
 	monitor_init(&r);
 
 	scenario_steps(&r, &rep);
@@ -794,10 +817,10 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o, char **res
 	if (keep)
 		fprintf(stderr,
 			"cluster %s kept running (%s):\n"
-			"  console:  virsh -c '%s' console takeover-%s-%s\n"
+			"  console:  virsh -c '%s' console takeover-%s\n"
 			"  status:   takeover status %s\n"
 			"  remove:   takeover down %s\n",
-			name, verdict_name(v.cls), uri, name, tkname, name, name);
+			name, verdict_name(v.cls), uri, tkname, name, name);
 	verdict_input_release(&in);
 	report_release(&rep);
 	forensics_release(&r.fx);

@@ -28,6 +28,7 @@ struct run_opts {
 	bool keep;                /* leave the cluster running */
 	bool keep_on_fail;        /* leave it running when the verdict is not PASS */
 	bool vmcore;              /* take a memory-only ELF dump of the node on trouble */
+	bool cold;                /* boot the cluster cold: no snapshot read or saved */
 	bool quiet;
 };
 

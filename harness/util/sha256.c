@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "sha256.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "util/xalloc.h"
 
 static const uint32_t k[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -124,4 +130,91 @@ int sha256_file(struct sha256 *s, const char *path)
 	n = n < 0 ? -errno : 0;
 	close(fd);
 	return (int)n;
+}
+
+/* ---- trees: the content-addressed caches' keys ---- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Collects regular files under root/rel recursively, as paths relative to root. */
+static int collect(const char *root, const char *rel, char ***list, size_t *n, size_t *alloc)
+{
+	char *dirpath = *rel ? xasprintf("%s/%s", root, rel) : xstrdup(root);
+	DIR *d = opendir(dirpath);
+	struct dirent *e;
+	int r = 0;
+
+	free(dirpath);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while (!r && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char *sub = *rel ? xasprintf("%s/%s", rel, e->d_name) : xstrdup(e->d_name);
+		char *full = xasprintf("%s/%s", root, sub);
+		struct stat st;
+		if (lstat(full, &st) < 0) {
+			r = -errno;
+		} else if (S_ISDIR(st.st_mode)) {
+			r = collect(root, sub, list, n, alloc);
+		} else {
+			if (*n == *alloc) {
+				*alloc = *alloc ? *alloc * 2 : 64;
+				*list = xrealloc(*list, *alloc * sizeof(**list));
+			}
+			(*list)[(*n)++] = xstrdup(sub);
+		}
+		free(sub);
+		free(full);
+	}
+	closedir(d);
+	return r;
+}
+
+int sha256_entry(struct sha256 *h, const char *full, const char *label)
+{
+	struct stat st;
+	char hdr[32];
+
+	if (lstat(full, &st) < 0)
+		return -errno;
+	sha256_update(h, label, strlen(label) + 1);
+	snprintf(hdr, sizeof(hdr), "%o", (unsigned)st.st_mode & 0777);
+	sha256_update(h, hdr, strlen(hdr) + 1);
+	if (S_ISLNK(st.st_mode)) {
+		char target[4096];
+		ssize_t l = readlink(full, target, sizeof(target));
+		if (l > 0)
+			sha256_update(h, target, (size_t)l);
+		return 0;
+	}
+	return sha256_file(h, full);
+}
+
+int sha256_tree(struct sha256 *h, const char *root, const char *label, const char *const *skip)
+{
+	char **list = NULL;
+	size_t n = 0, alloc = 0;
+	int r = collect(root, "", &list, &n, &alloc);
+
+	qsort(list, n, sizeof(*list), cmp_str);
+	for (size_t i = 0; i < n && !r; i++) {
+		bool skipped = false;
+		for (int j = 0; skip && skip[j]; j++)
+			skipped |= !strcmp(list[i], skip[j]);
+		if (skipped)
+			continue;
+		char *full = xasprintf("%s/%s", root, list[i]);
+		char *name = xasprintf("%s/%s", label, list[i]);
+		r = sha256_entry(h, full, name);
+		free(full);
+		free(name);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+	return r;
 }

@@ -22,4 +22,13 @@ void sha256_key16(struct sha256 *s, char key[17]);
 /* Hashes a file's contents into s; returns 0 or -errno. */
 int sha256_file(struct sha256 *s, const char *path);
 
+/* Hashes one file: label, mode and contents (a symlink: its target). 0 or -errno. */
+int sha256_entry(struct sha256 *s, const char *path, const char *label);
+/*
+ * Hashes every file under root in sorted order, each as label/relative-path;
+ * files whose relative path is in skip (NULL-terminated, may be NULL) are left
+ * out. A missing root hashes as empty. 0 or -errno.
+ */
+int sha256_tree(struct sha256 *s, const char *root, const char *label, const char *const *skip);
+
 #endif

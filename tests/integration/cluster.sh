@@ -2,12 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # A real 3-node cluster: up -> every node online, the NFS group started on one
 # node, a file written through one node's mount read back through another's;
-# a forced fence really powers off its target; down -> nothing left.
+# a forced fence really powers off its target; down -> nothing left. Then a
+# second cluster of the same shape, under another name, restored from the
+# snapshot: it holds nothing of the first one (files, processes, dirty data,
+# fencing history) and its fencing works.
 . "$(dirname "$0")/lib.sh"
 
 name=itc$$
 name=${name:0:12}
-trap '"$TAKEOVER" down "$name" >/dev/null 2>&1 || true' EXIT
+name2=${name}w
+trap '"$TAKEOVER" down "$name" >/dev/null 2>&1 || true; "$TAKEOVER" down "$name2" >/dev/null 2>&1 || true' EXIT
 
 check "up" "$TAKEOVER" up --quiet --name "$name"
 status=$("$TAKEOVER" status --json "$name")
@@ -25,15 +29,62 @@ check "n1 writes through its mount" "$TAKEOVER" exec "$name" n1 sh -c "echo '$to
 got=$("$TAKEOVER" exec "$name" n3 cat /mnt/nfs/itc-probe || true)
 check "n3 reads what n1 wrote" test "$got" = "$token"
 
-# Fence a node that does not run the group, through Pacemaker's own fencing path.
-victim=n3
-[ "$group" = n3 ] && victim=n2
-check "stonith_admin powers $victim off" "$TAKEOVER" exec --timeout 180s "$name" n1 stonith_admin --fence "$victim" --timeout 150
-uri=$(echo "$status" | jq -r '.libvirt_uri')
-state=$(virsh -c "$uri" domstate "takeover-$name-$victim" 2>&1 || true)
-echo "# domain takeover-$name-$victim after fencing: $state"
-check "fenced domain is not running" test "$state" != running
+# What an iteration leaves behind: a process, dirty page cache, a file.
+check "n1 starts a process that outlives the exec" "$TAKEOVER" exec "$name" n1 sh -c 'setsid sleep 86400 >/dev/null 2>&1 < /dev/null &'
+check "n1 dirties its page cache" "$TAKEOVER" exec "$name" n1 dd if=/dev/zero of=/root/itc-dirty bs=1M count=64 status=none
 
+fence_events() { "$TAKEOVER" exec "$1" n1 stonith_admin --history '*' --output-as=xml | grep -c '<fence_event' || true; }
+# Fence a node that does not run the group, through Pacemaker's own fencing path.
+fence_check() { # fence_check CLUSTER: fence a node that does not run the group, check it is off
+	local c=$1 st g v uri state
+	st=$("$TAKEOVER" status --json "$c")
+	g=$(echo "$st" | jq -r '.nfs_group_node')
+	v=n3
+	[ "$g" = n3 ] && v=n2
+	check "$c: stonith_admin powers $v off" "$TAKEOVER" exec --timeout 180s "$c" n1 stonith_admin --fence "$v" --timeout 150
+	uri=$(echo "$st" | jq -r '.libvirt_uri')
+	state=$(virsh -c "$uri" domstate "takeover-$v" 2>&1 || true)
+	echo "# $c: domain takeover-$v after fencing: $state"
+	check "$c: fenced domain is not running" test "$state" != running
+}
+fence_check "$name"
+# The check below can see a fence: here, after one, it does.
+check "$name: the fence is in the history ($(fence_events "$name") events)" test "$(fence_events "$name")" -ge 1
+
+check "down" "$TAKEOVER" down "$name"
+assert_no_leftovers "$name"
+
+# The same shape again, under another name: restored from the snapshot.
+log=$(mktemp /tmp/takeover-it-up.XXXXXX)
+check "up again ($name2)" "$TAKEOVER" up --name "$name2" 2>"$log" >/dev/null
+sed 's/^/# /' "$log"
+check "$name2 was restored from a snapshot" grep -q 'warm (from a snapshot)' "$log"
+rm -f "$log"
+status=$("$TAKEOVER" status --json "$name2")
+online=$(echo "$status" | jq '[.nodes[] | select(.online == true)] | length')
+check "$name2: all 3 nodes online ($online)" test "$online" = 3
+check "$name2: none of $name's files" "$TAKEOVER" exec "$name2" n1 sh -c '! test -e /mnt/nfs/itc-probe && ! test -e /root/itc-dirty'
+check "$name2: none of $name's processes" "$TAKEOVER" exec "$name2" n1 sh -c '! pgrep -f "sleep 86400"'
+dirty=$("$TAKEOVER" exec "$name2" n1 awk '/^Dirty:/ { print $2 }' /proc/meminfo || echo unknown)
+check "$name2: n1 holds less dirty data than $name's 64 MiB (${dirty} kB)" test "$dirty" -lt 65536
+check "$name2: no fencing history (n1 sees $(fence_events "$name2") fence events)" test "$(fence_events "$name2")" = 0
+fence_check "$name2"
+
+key=$(echo "$status" | jq -r '.snapshot')
+check "$name2: status names its snapshot ($key)" test -n "$key" -a "$key" != null
+check "down $name2" "$TAKEOVER" down "$name2"
+assert_no_leftovers "$name2"
+
+# A tampered (truncated) snapshot is found out, removed, and the cluster boots cold.
+snap=${TAKEOVER_CACHE_DIR:-/var/cache/takeover}/snapshots/$key
+truncate -s -4096 "$snap/n2.save"
+log=$(mktemp /tmp/takeover-it-up.XXXXXX)
+check "up with a truncated snapshot ($name)" "$TAKEOVER" up --name "$name" 2>"$log" >/dev/null
+sed 's/^/# /' "$log"
+check "the truncation is named" grep -q "n2.save has .* bytes, the manifest says" "$log"
+check "the cluster booted cold" grep -q "3 nodes, .*, cold," "$log"
+check "a new snapshot replaced it" grep -q "snapshot saved" "$log"
+rm -f "$log"
 check "down" "$TAKEOVER" down "$name"
 assert_no_leftovers "$name"
 finish

@@ -27,6 +27,9 @@ leftovers() {
 	[ -e "/run/netns/takeover-$name" ] && echo "netns takeover-$name"
 	[ -e "$(state_root)/$name" ] && echo "state dir $(state_root)/$name"
 	grep -F "$(state_root)/$name" /proc/mounts | sed 's/^/mount /' || true
+	for p in "${TAKEOVER_CACHE_DIR:-/var/cache/takeover}"/snapshots/.tmp-*; do
+		[ -e "$p" ] && ! kill -0 "${p##*-}" 2>/dev/null && echo "unfinished snapshot $p"
+	done
 	for p in /proc/[0-9]*; do
 		tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -qE "guest=takeover-$name-|$(state_root)/$name/" &&
 			echo "process ${p#/proc/}: $(tr '\0' ' ' <"$p/cmdline" | cut -c1-120)"
