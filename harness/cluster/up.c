@@ -489,6 +489,8 @@ static int boot_warm(struct cluster *c, const struct scenario *sc, const struct 
 	if (r)
 		return r;
 	r = step(c, snapshot_restore_domains(c, sc, snap), quiet, "domains restored", t0);
+	if (r && cancel_requested())
+		return -EINTR; /* not the snapshot's fault: keep it */
 	if (r) {
 		strbuf_addstr(why, "libvirt could not restore a domain");
 		return r == -EINTR ? r : -ESTALE;
@@ -510,7 +512,7 @@ static int boot_warm(struct cluster *c, const struct scenario *sc, const struct 
 			 quiet, "NFS group started", t0);
 	if (!r && (what = "usable mounts", 1))
 		r = step(c, check_mounts(c), quiet, "mounts usable (write+read)", t0);
-	if (r && r != -EINTR) {
+	if (r && r != -EINTR && !cancel_requested()) {
 		strbuf_addf(why, "after the restore: no %s", what);
 		return -ESTALE;
 	}

@@ -117,6 +117,8 @@ static void on_workload_exit(struct run *r, int idx, char **w, int n)
 	const char *name = proto_get(w, n, "w");
 
 	timeline_event(&r->tl, "workload-exit", r->c.nodes[idx].name, fields_json(w, n, 1));
+	if (name && !strcmp(name, "writer"))
+		r->nodes[idx].writer_running = false;
 	if (!name || strcmp(name, "hog") || !r->nodes[idx].hog_running)
 		return;
 	r->nodes[idx].hog_running = false;

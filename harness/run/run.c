@@ -187,6 +187,16 @@ static int start_hogs(struct run *r)
 	return 0;
 }
 
+static bool workloads_stopped(struct run *r, void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < r->c.n; i++)
+		if (i + 1 != r->victim && r->c.nodes[i].ch.fd >= 0 &&
+		    (r->nodes[i].hog_running || r->nodes[i].writer_running))
+			return false;
+	return true;
+}
+
 static void stop_workloads(struct run *r)
 {
 	r->pressure_on = false; /* a hog that exits from now on is not restarted */
@@ -202,7 +212,7 @@ static void stop_workloads(struct run *r)
 				channel_send(ch, pass ? "stop writer kill" : "stop writer");
 		}
 		if (!pass)
-			monitor_until(r, timeline_now(&r->tl) + STOP_DEADLINE_MS / 2, NULL, NULL);
+			monitor_until(r, timeline_now(&r->tl) + STOP_DEADLINE_MS / 2, workloads_stopped, NULL);
 	}
 	timeline_event(&r->tl, "workloads-stopped", NULL, NULL);
 }
@@ -277,13 +287,17 @@ static int choose_roles(struct run *r)
  * lower than the resource stickiness (100), so the group stays put until the fault. */
 static int prefer_takeover_node(struct run *r)
 {
-	const char *argv[] = { "crm", "configure", "location", "takeover_pref", CRM_GROUP, "50:",
-			       r->c.nodes[r->takeover - 1].name, NULL };
+	/* cibadmin, not the crm shell: the same constraint, in 0.5 s instead of ~10 s under TCG. */
+	char *xml = xasprintf("<rsc_location id=\"takeover_pref\" rsc=\"%s\" node=\"%s\" score=\"50\"/>",
+			      CRM_GROUP, r->c.nodes[r->takeover - 1].name);
+	const char *argv[] = { "cibadmin", "--create", "--obj_type", "constraints", "--xml-text", xml, NULL };
 	struct strbuf out = STRBUF_INIT;
 	int rc, ret;
 
-	if (!r->group_moves)
+	if (!r->group_moves) {
+		free(xml);
 		return 0;
+	}
 	ret = monitor_exec(r, r->takeover, argv, 60000, &out, &rc);
 	if (!ret && rc) {
 		strbuf_rtrim(&out);
@@ -292,6 +306,7 @@ static int prefer_takeover_node(struct run *r)
 		ret = infra_error(r, ret, "crm location constraint: %s", strerror(-ret));
 	}
 	strbuf_release(&out);
+	free(xml);
 	return ret;
 }
 
