@@ -5,9 +5,11 @@
  * A cluster's life: up (namespace, daemons, disks, domains, Pacemaker, NFS
  * mounts, readiness checked from inside the guests), status, and down. Each
  * cluster keeps its state in STATE_ROOT/<name>/ (default
- * /var/lib/takeover/clusters); everything it creates is named after it
- * (netns takeover-<name>, domains takeover-<name>-<node>), so `down` can
- * find and remove leftovers of a crashed harness, and only those.
+ * /var/lib/takeover/clusters); everything it creates is named after it or
+ * lives in it (netns takeover-<name>; its own libvirtd, whose domains
+ * takeover-<node> have their disks in the directory), so `down` can find and
+ * remove leftovers of a crashed harness, and only those. A cluster of a shape
+ * seen before is restored from a snapshot (snapshot.h) instead of booted.
  */
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>

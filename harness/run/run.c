@@ -290,7 +290,7 @@ static int prefer_takeover_node(struct run *r)
 	/* cibadmin, not the crm shell: the same constraint, in 0.5 s instead of ~10 s under TCG. */
 	char *xml = xasprintf("<rsc_location id=\"takeover_pref\" rsc=\"%s\" node=\"%s\" score=\"50\"/>",
 			      CRM_GROUP, r->c.nodes[r->takeover - 1].name);
-	const char *argv[] = { "cibadmin", "--create", "--obj_type", "constraints", "--xml-text", xml, NULL };
+	const char *argv[] = { "cibadmin", "-C", "-o", "constraints", "-X", xml, NULL }; /* --create --scope --xml-text */
 	struct strbuf out = STRBUF_INIT;
 	int rc, ret;
 

@@ -60,12 +60,14 @@ assert_no_leftovers "$name"
 
 # The same shape again, under another name: restored from the snapshot.
 log=$(mktemp /tmp/takeover-it-up.XXXXXX)
-rc=0
-"$TAKEOVER" up --name "$name2" 2>"$log" >/dev/null || rc=$?
-check "up again ($name2) exits 0 ($rc)" test "$rc" = 0
-sed 's/^/# /' "$log"
+up_logged() { # up_logged NAME WHAT: `up` with its progress in $log (shown as comments)
+	local rc=0
+	"$TAKEOVER" up --name "$1" 2>"$log" >/dev/null || rc=$?
+	check "$2 ($1) exits 0 ($rc)" test "$rc" = 0
+	sed 's/^/# /' "$log"
+}
+up_logged "$name2" "up again"
 check "$name2 was restored from a snapshot" grep -q 'warm (from a snapshot)' "$log"
-rm -f "$log"
 status=$("$TAKEOVER" status --json "$name2")
 online=$(echo "$status" | jq '[.nodes[] | select(.online == true)] | length')
 check "$name2: all 3 nodes online ($online)" test "$online" = 3
@@ -84,11 +86,7 @@ assert_no_leftovers "$name2"
 # A tampered (truncated) snapshot is found out, removed, and the cluster boots cold.
 snap=${TAKEOVER_CACHE_DIR:-/var/cache/takeover}/snapshots/$key
 truncate -s -4096 "$snap/n2.save"
-log=$(mktemp /tmp/takeover-it-up.XXXXXX)
-rc=0
-"$TAKEOVER" up --name "$name" 2>"$log" >/dev/null || rc=$?
-check "up with a truncated snapshot ($name) exits 0 ($rc)" test "$rc" = 0
-sed 's/^/# /' "$log"
+up_logged "$name" "up with a truncated snapshot"
 check "the truncation is named" grep -q "n2.save has .* bytes, the manifest says" "$log"
 check "the cluster booted cold" grep -q "3 nodes, .*, cold," "$log"
 check "a new snapshot replaced it" grep -q "snapshot saved" "$log"

@@ -28,13 +28,14 @@ static struct strbuf xml;
 static void setup(void)
 {
 	spec = (struct vm_spec){
-		.name = "takeover-c1-n2",
+		.name = "takeover-n2",
+		.uuid = "99a70b05-3851-54d7-89a5-9ec7ab92c67f",
 		.kvm = false,
 		.memory_mib = 768,
 		.vcpus = 1,
 		.kernel = "/var/cache/takeover/images/abc/vmlinuz",
 		.initrd = "/var/cache/takeover/images/abc/initrd.img",
-		.cmdline = "root=/dev/vda rw console=ttyS0,115200 takeover.node=n2 takeover.cluster=c1",
+		.cmdline = "root=/dev/vda rw console=ttyS0,115200 takeover.node=n2",
 		.root_disk = STATE "/n2.qcow2",
 		.config_disk = STATE "/config.img",
 		.shared_disk = STATE "/shared.raw",
@@ -117,7 +118,8 @@ START_TEST(domain_basics)
 	render();
 	XN_EQ("/domain", 1);
 	XS_EQ("/domain/@type", "qemu");
-	XS_EQ("/domain/name", "takeover-c1-n2");
+	XS_EQ("/domain/name", "takeover-n2");
+	XS_EQ("/domain/uuid", "99a70b05-3851-54d7-89a5-9ec7ab92c67f");
 	XS_EQ("/domain/memory", "768");
 	XS_EQ("/domain/memory/@unit", "MiB");
 	XS_EQ("/domain/vcpu", "1");
@@ -127,7 +129,7 @@ START_TEST(domain_basics)
 	XS_EQ("/domain/os/kernel", "/var/cache/takeover/images/abc/vmlinuz");
 	XS_EQ("/domain/os/initrd", "/var/cache/takeover/images/abc/initrd.img");
 	XS_EQ("/domain/os/cmdline",
-	      "root=/dev/vda rw console=ttyS0,115200 takeover.node=n2 takeover.cluster=c1");
+	      "root=/dev/vda rw console=ttyS0,115200 takeover.node=n2");
 	XN_EQ("/domain/features/acpi", 1);
 	XS_EQ("/domain/features/vmcoreinfo/@state", "on");
 	XS_EQ("/domain/on_poweroff", "destroy");
