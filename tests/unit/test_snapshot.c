@@ -141,6 +141,7 @@ START_TEST(key_follows_each_input)
 	make_cluster(&c, "c1", "totem { token: 10000 }\n", "key"); /* another rendered config */
 	key_of(&c, NULL, k);
 	ck_assert_str_ne(base, k);
+	cluster_release(&c);
 
 	p = xasprintf("%s/vmlinuz", root); /* another kernel, same path */
 	put(p, "another kernel image");
