@@ -183,21 +183,34 @@ static bool stale_tmp(const char *name)
 	return *end == '\0' && pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
-/* Is key the base image (or the snapshot) of a cluster that still exists? Its overlays point at it. */
-static bool in_use(const char *key, bool snapshot)
+/* The image and snapshot keys the clusters that exist use (their overlays point at them). */
+struct in_use {
+	int n;
+	char image[64][17], snapshot[64][17];
+};
+
+static void load_in_use(struct in_use *u)
 {
 	char names[64][CLUSTER_NAME_MAX + 1];
 	int n = cluster_list(names, 64);
-	bool used = false;
 
-	for (int i = 0; i < n && !used; i++) {
+	u->n = 0;
+	for (int i = 0; i < n; i++) {
 		struct cluster c;
 		if (cluster_load(names[i], &c) == 0) {
-			used = !strcmp(snapshot ? c.up.snapshot : c.image_key, key);
+			snprintf(u->image[u->n], sizeof(u->image[0]), "%s", c.image_key);
+			snprintf(u->snapshot[u->n++], sizeof(u->snapshot[0]), "%s", c.up.snapshot);
 			cluster_release(&c);
 		}
 	}
-	return used;
+}
+
+static bool in_use(const struct in_use *u, const char *key, bool snapshot)
+{
+	for (int i = 0; i < u->n; i++)
+		if (!strcmp(snapshot ? u->snapshot[i] : u->image[i], key))
+			return true;
+	return false;
 }
 
 /* The entries of dir, newest first; interrupted builds and discards are removed on the way. */
@@ -248,10 +261,12 @@ static int do_gc(struct image_args *a)
 	struct entry *list = list_cache(images, &n), *slist;
 	char key[17] = "";
 	long kept = 0;
+	struct in_use used_by;
 
+	load_in_use(&used_by);
 	image_compute_key(key);
 	for (size_t i = 0; i < n; i++) {
-		bool current = !strcmp(list[i].name, key), used = in_use(list[i].name, false);
+		bool current = !strcmp(list[i].name, key), used = in_use(&used_by, list[i].name, false);
 		if (used) {
 			printf("keeping image %s (a cluster uses it)\n", list[i].name);
 		} else if (current || kept < a->keep) {
@@ -272,7 +287,7 @@ static int do_gc(struct image_args *a)
 		snapshot_image_key(dir, img);
 		for (size_t k = 0; k < n && !has_image; k++)
 			has_image = list[k].name && !strcmp(list[k].name, img);
-		if (in_use(slist[i].name, true))
+		if (in_use(&used_by, slist[i].name, true))
 			printf("keeping snapshot %s (a cluster uses it)\n", slist[i].name);
 		else if (!has_image)
 			remove_entry(snaps, slist[i].name, "snapshot (its image is gone)");

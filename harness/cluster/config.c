@@ -29,7 +29,7 @@
 #include "cluster/vm.h"
 #include "cluster/lifecycle.h"
 
-static int run_tool(const char *const *argv, const char *what)
+int cluster_run_tool(const char *const *argv, const char *what)
 {
 	struct strbuf out = STRBUF_INIT;
 	int r = spawn_simple(argv, 120000, &out);
@@ -42,12 +42,18 @@ static int run_tool(const char *const *argv, const char *what)
 	return r;
 }
 
+int cluster_make_overlay(const char *base, const char *base_format, const char *overlay)
+{
+	const char *argv[] = { "qemu-img", "create", "-q", "-f", "qcow2", "-F", base_format, "-b", base,
+			       overlay, NULL };
+
+	return cluster_run_tool(argv, "qemu-img create");
+}
+
 int cluster_make_overlays(struct cluster *c, const char *base)
 {
 	for (int i = 0; i < c->n; i++) {
-		const char *argv[] = { "qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b", base,
-				       c->nodes[i].overlay, NULL };
-		int r = run_tool(argv, "qemu-img create");
+		int r = cluster_make_overlay(base, "raw", c->nodes[i].overlay);
 		if (r < 0)
 			return r;
 	}
@@ -75,7 +81,7 @@ int cluster_make_shared_disk(struct cluster *c, const struct scenario *sc)
 	if (!r)
 		r = chmod(exp, 0777) < 0 ? -errno : 0;
 	if (!r)
-		r = run_tool(argv, "mkfs.ext4 (shared disk)");
+		r = cluster_run_tool(argv, "mkfs.ext4 (shared disk)");
 	rm_rf(skel);
 	free(skel);
 	free(exp);
@@ -87,7 +93,7 @@ int cluster_make_config_disk(struct cluster *c)
 	char *cfg = xasprintf("%s/config", c->dir);
 	const char *argv[] = { "mkfs.ext4", "-q", "-F", "-L", CONFIG_DISK_SERIAL, "-d", cfg, c->config_disk,
 			       "16M", NULL };
-	int r = run_tool(argv, "mkfs.ext4 (config disk)");
+	int r = cluster_run_tool(argv, "mkfs.ext4 (config disk)");
 
 	free(cfg);
 	return r;

@@ -34,6 +34,10 @@ bool cluster_valid_name(const char *name);
 int cluster_claim_name(const char *want, char *name, size_t len);
 
 /* config.c */
+/* Runs a host tool; on failure logs "WHAT failed: its output". 0 or -errno. */
+int cluster_run_tool(const char *const *argv, const char *what);
+/* A qcow2 overlay on base (of base_format: raw or qcow2). */
+int cluster_make_overlay(const char *base, const char *base_format, const char *overlay);
 /* A qcow2 overlay per node on the image's base disk. */
 int cluster_make_overlays(struct cluster *c, const char *base);
 /* The HA storage: ext4 with the export directory, built without a loop mount. */

@@ -20,7 +20,6 @@
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/sha256.h"
-#include "util/spawn.h"
 #include "util/xalloc.h"
 
 /* Bump when what a snapshot holds, or how it is restored, changes. */
@@ -267,15 +266,8 @@ void snapshot_discard(const struct snapshot *s, const char *why)
 static int copy_file(const char *from, const char *to)
 {
 	const char *argv[] = { "cp", "--sparse=always", "--reflink=auto", from, to, NULL };
-	struct strbuf out = STRBUF_INIT;
-	int r = spawn_simple(argv, 600000, &out);
 
-	if (r < 0) {
-		strbuf_rtrim(&out);
-		log_error("cp %s %s: %s", from, to, out.len ? out.buf : strerror(-r));
-	}
-	strbuf_release(&out);
-	return r;
+	return cluster_run_tool(argv, "cp");
 }
 
 /* rename(), or a copy when the cache is on another file system. */
@@ -442,16 +434,10 @@ int snapshot_restore_disks(struct cluster *c, const struct snapshot *s)
 		struct node *nd = &c->nodes[i];
 		char *base = xasprintf("%s/%s.qcow2", s->dir, nd->name);
 		char *log = xasprintf("%s/console-%s.log", s->dir, nd->name);
-		const char *argv[] = { "qemu-img", "create", "-q", "-f", "qcow2", "-F", "qcow2", "-b", base,
-				       nd->overlay, NULL };
-		struct strbuf out = STRBUF_INIT;
-		r = spawn_simple(argv, 60000, &out);
-		if (r < 0)
-			log_error("qemu-img create %s: %s", nd->overlay, out.buf);
+		r = cluster_make_overlay(base, "qcow2", nd->overlay);
 		/* The boot the snapshot was made from, so the console reads from the start. */
 		if (!r && access(log, R_OK) == 0)
 			r = copy_file(log, nd->console);
-		strbuf_release(&out);
 		free(base);
 		free(log);
 	}

@@ -488,35 +488,42 @@ static int boot_warm(struct cluster *c, const struct scenario *sc, const struct 
 		r = step(c, daemons_start_fence_virtd(c->netns, c->dir, c->uri), quiet, "fence_virtd", t0);
 	if (r)
 		return r;
+	/* Then the same checks as a cold cluster's end; what failed is the snapshot's fault. */
+	const char *what = "domain restored by libvirt";
 	r = step(c, snapshot_restore_domains(c, sc, snap), quiet, "domains restored", t0);
-	if (r && cancel_requested())
-		return -EINTR; /* not the snapshot's fault: keep it */
-	if (r) {
-		strbuf_addstr(why, "libvirt could not restore a domain");
-		return r == -EINTR ? r : -ESTALE;
+	if (!r) {
+		what = "agent answering";
+		r = step(c, cluster_connect_agents(c, now_ms() + RESTORE_AGENT_DEADLINE_MS), quiet,
+			 "agents answer", t0);
 	}
-	/* The same checks as a cold cluster's end, each naming itself when it fails. */
-	const char *what = "every agent answers";
-	r = step(c, cluster_connect_agents(c, now_ms() + RESTORE_AGENT_DEADLINE_MS), quiet, "agents answer", t0);
-	if (!r && (what = "the kernel under test", 1))
+	if (!r) {
+		what = "kernel under test";
 		r = check_kernels(c);
-	if (!r && (what = "stepping the clocks", 1))
+	}
+	if (!r) {
+		what = "clock stepped";
 		r = step(c, step_clocks(c), quiet, "clocks stepped", t0);
-	if (!r && (what = "complete membership", 1))
+	}
+	if (!r) {
+		what = "complete membership";
 		r = step(c, wait_until(c, now_ms() + RESTORE_CHECK_DEADLINE_MS, "cluster membership", quiet,
 				       check_membership, NULL),
 			 quiet, "all nodes online", t0);
-	if (!r && (what = "the NFS group on the node it was saved on", 1))
+	}
+	if (!r) {
+		what = "NFS group on the node it was saved on";
 		r = step(c, wait_until(c, now_ms() + RESTORE_CHECK_DEADLINE_MS, "NFS group and fencing", quiet,
 				       check_resources, (void *)snap->group_node),
 			 quiet, "NFS group started", t0);
-	if (!r && (what = "usable mounts", 1))
-		r = step(c, check_mounts(c), quiet, "mounts usable (write+read)", t0);
-	if (r && r != -EINTR && !cancel_requested()) {
-		strbuf_addf(why, "after the restore: no %s", what);
-		return -ESTALE;
 	}
-	return r;
+	if (!r) {
+		what = "usable mounts";
+		r = step(c, check_mounts(c), quiet, "mounts usable (write+read)", t0);
+	}
+	if (!r || r == -EINTR || cancel_requested())
+		return r; /* an interrupted restore is not the snapshot's fault: it is kept */
+	strbuf_addf(why, "after the restore: no %s", what);
+	return -ESTALE;
 }
 
 /* The kernel the nodes boot: the image's, or the one under test with its modules. */
@@ -596,6 +603,14 @@ enum up_try {
 #define UP_AGAIN_COLD 2 /* the snapshot was unusable and is gone: boot cold (and save anew, once) */
 #define UP_AGAIN_NOSAVE 3 /* saving failed half-way: boot cold, save nothing */
 
+/* A snapshot that failed: removed, the reason kept for report.json, then a cold boot. */
+static int discard(struct cluster *c, const struct snapshot *snap, const char *why)
+{
+	snapshot_discard(snap, why);
+	snprintf(c->up.fallback, sizeof(c->up.fallback), "%s", why);
+	return UP_AGAIN_COLD;
+}
+
 /* Everything of one attempt in a claimed state directory; see cluster_up. */
 static int up_once(const struct scenario *sc, const struct up_opts *o, const struct image *img,
 		   const char *name, enum up_try try, struct cluster *c)
@@ -626,9 +641,7 @@ static int up_once(const struct scenario *sc, const struct up_opts *o, const str
 	if (try == UP_TRY_WARM) {
 		r = snapshot_find(o->cache_dir, key, &snap, &why);
 		if (r == -EBADMSG) {
-			snapshot_discard(&snap, why.buf);
-			snprintf(c->up.fallback, sizeof(c->up.fallback), "%s", why.buf);
-			r = UP_AGAIN_COLD;
+			r = discard(c, &snap, why.buf);
 			goto out;
 		}
 	}
@@ -639,11 +652,8 @@ static int up_once(const struct scenario *sc, const struct up_opts *o, const str
 		c->up.warm = true;
 		cluster_save_state(c); /* from now on its disks are backed by the snapshot: gc keeps it */
 		r = boot_warm(c, sc, &snap, o->quiet, t0, &why);
-		if (r == -ESTALE) {
-			snapshot_discard(&snap, why.buf);
-			snprintf(c->up.fallback, sizeof(c->up.fallback), "%s", why.buf);
-			r = UP_AGAIN_COLD;
-		}
+		if (r == -ESTALE)
+			r = discard(c, &snap, why.buf);
 		goto out;
 	}
 	r = boot_cold(c, sc, img, o->quiet, t0);
