@@ -173,14 +173,12 @@ static int by_mtime_desc(const void *a, const void *b)
 /* ".tmp-KEY-PID" left by a build, or "KEY.bad-PID" by a discard, whose process is gone. */
 static bool stale_tmp(const char *name)
 {
-	const char *dash = strrchr(name, '-');
-	char *end;
-	long pid;
+	const char *dash = strrchr(name, '-'), *why;
+	uint64_t pid;
 
-	if ((strncmp(name, ".tmp-", 5) && !strstr(name, ".bad-")) || !dash)
+	if ((strncmp(name, ".tmp-", 5) && !strstr(name, ".bad-")) || !dash || parse_uint(dash + 1, &pid, &why) < 0)
 		return false;
-	pid = strtol(dash + 1, &end, 10);
-	return *end == '\0' && pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+	return pid > 0 && pid <= INT32_MAX && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
 /* The image and snapshot keys the clusters that exist use (their overlays point at them). */

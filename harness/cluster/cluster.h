@@ -11,11 +11,11 @@
  * remove leftovers of a crashed harness, and only those. A cluster of a shape
  * seen before is restored from a snapshot (snapshot.h) instead of booted.
  */
-#include <libvirt/libvirt.h>
-#include <libvirt/virterror.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include "cluster/virt.h"
 
 #include "run/channel.h"
 #include "cluster/crm.h"

@@ -16,9 +16,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/cleanup.h"
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/spawn.h"
+#include "util/units.h"
 #include "util/xalloc.h"
 
 #define DAEMON_START_TIMEOUT_MS 60000
@@ -62,15 +64,12 @@ char *daemons_libvirt_uri(const char *dir)
 static int enter_netns(const char *netns)
 {
 	char path[128];
-	int fd, r;
 
 	snprintf(path, sizeof(path), "/run/netns/%s", netns);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	r = setns(fd, CLONE_NEWNET) < 0 ? -errno : 0;
-	close(fd);
-	return r;
+	return setns(fd, CLONE_NEWNET) < 0 ? -errno : 0;
 }
 
 /* In the child: a private mount namespace with the cluster's libvirt directories. */
@@ -239,20 +238,24 @@ static ino_t proc_netns(pid_t pid)
 pid_t daemons_pid_in_ns(const char *pidfile, ino_t netns_ino)
 {
 	char buf[32];
-	long pid;
-	char *end;
+	pid_t pid;
 
-	if (!netns_ino || read_line_file(pidfile, buf, sizeof(buf)) < 0)
+	if (!netns_ino || read_line_file(pidfile, buf, sizeof(buf)) < 0 || !(pid = daemons_parse_pid(buf)))
 		return 0;
-	pid = strtol(buf, &end, 10);
-	if (*end || pid <= 1)
-		return 0;
-	return proc_netns((pid_t)pid) == netns_ino ? (pid_t)pid : 0;
+	return proc_netns(pid) == netns_ino ? pid : 0;
+}
+
+pid_t daemons_parse_pid(const char *s)
+{
+	uint64_t v;
+	const char *why;
+
+	return parse_uint(s, &v, &why) == 0 && v > 1 && v <= INT32_MAX ? (pid_t)v : 0;
 }
 
 void daemons_terminate(pid_t pid, unsigned timeout_ms)
 {
-	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	_cleanup_close_ int fd = (int)syscall(SYS_pidfd_open, pid, 0);
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 
 	if (fd < 0) {
@@ -264,29 +267,23 @@ void daemons_terminate(pid_t pid, unsigned timeout_ms)
 		kill(pid, SIGKILL);
 		poll(&p, 1, 5000);
 	}
-	close(fd);
 }
 
 int daemons_kill_netns(ino_t netns_ino, const char *what)
 {
-	DIR *d = opendir("/proc");
+	_cleanup_closedir_ DIR *d = opendir("/proc");
 	struct dirent *e;
 	int n = 0;
 
-	if (!d || !netns_ino) {
-		if (d)
-			closedir(d);
+	if (!d || !netns_ino)
 		return 0;
-	}
 	while ((e = readdir(d))) {
-		char *end;
-		long pid = strtol(e->d_name, &end, 10);
-		if (*end || pid <= 1 || pid == getpid() || proc_netns((pid_t)pid) != netns_ino)
+		pid_t pid = daemons_parse_pid(e->d_name);
+		if (!pid || pid == getpid() || proc_netns(pid) != netns_ino)
 			continue;
-		log_debug("%s: stopping process %ld in the cluster's namespace", what, pid);
-		daemons_terminate((pid_t)pid, 5000);
+		log_debug("%s: stopping process %d in the cluster's namespace", what, (int)pid);
+		daemons_terminate(pid, 5000);
 		n++;
 	}
-	closedir(d);
 	return n;
 }

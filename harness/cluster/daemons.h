@@ -19,6 +19,8 @@ int daemons_start_libvirtd(const char *netns, const char *dir);
 int daemons_start_fence_virtd(const char *netns, const char *dir, const char *uri);
 /* Process id from a pid file, only when that process lives in netns_ino. 0 otherwise. */
 pid_t daemons_pid_in_ns(const char *pidfile, ino_t netns_ino);
+/* A process id written as a plain decimal (a pid file, a /proc entry) above 1; else 0. */
+pid_t daemons_parse_pid(const char *s);
 /* Terminates every process whose network namespace is netns_ino; returns how many. */
 int daemons_kill_netns(ino_t netns_ino, const char *what);
 /* Terminates pid: SIGTERM, then SIGKILL after timeout_ms. */

@@ -20,6 +20,7 @@
 #include "util/paths.h"
 #include "cluster/template.h"
 #include "util/cancel.h"
+#include "util/cleanup.h"
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/spawn.h"
@@ -31,8 +32,8 @@
 /* Destroys every takeover-* domain this cluster's own libvirtd knows. */
 static void destroy_domains(const char *uri)
 {
-	virConnectPtr conn = virConnectOpen(uri);
-	virDomainPtr *doms = NULL;
+	_cleanup_conn_ virConnectPtr conn = virConnectOpen(uri);
+	_cleanup_free_ virDomainPtr *doms = NULL;
 	const char *prefix = "takeover-";
 	int n;
 
@@ -49,39 +50,33 @@ static void destroy_domains(const char *uri)
 		}
 		virDomainFree(doms[i]);
 	}
-	free(doms);
-	virConnectClose(conn);
 }
 
 /* QEMU processes of this cluster (its disks are in its directory) that live outside its namespace. */
 static int kill_stray_qemu(const char *dir)
 {
-	char *needle = xasprintf("%s/", dir);
-	DIR *d = opendir("/proc");
+	_cleanup_free_ char *needle = xasprintf("%s/", dir);
+	_cleanup_closedir_ DIR *d = opendir("/proc");
 	struct dirent *e;
 	int n = 0;
 
 	while (d && (e = readdir(d))) {
-		char *end, path[64];
-		long pid = strtol(e->d_name, &end, 10);
-		struct strbuf cmd = STRBUF_INIT;
-		if (*end || pid <= 1)
+		char path[64];
+		pid_t pid = daemons_parse_pid(e->d_name);
+		_cleanup_strbuf_ struct strbuf cmd = STRBUF_INIT;
+		if (!pid)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
-		if (strbuf_read_file(&cmd, path, 1 << 20) == 0) {
-			for (size_t i = 0; i < cmd.len; i++)
-				if (!cmd.buf[i])
-					cmd.buf[i] = ' ';
-			if (strstr(cmd.buf, needle) && strstr(cmd.buf, "qemu-system")) {
-				daemons_terminate((pid_t)pid, 5000);
-				n++;
-			}
+		snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+		if (strbuf_read_file(&cmd, path, 1 << 20) < 0)
+			continue;
+		for (size_t i = 0; i < cmd.len; i++)
+			if (!cmd.buf[i])
+				cmd.buf[i] = ' ';
+		if (strstr(cmd.buf, needle) && strstr(cmd.buf, "qemu-system")) {
+			daemons_terminate(pid, 5000);
+			n++;
 		}
-		strbuf_release(&cmd);
 	}
-	if (d)
-		closedir(d);
-	free(needle);
 	return n;
 }
 

@@ -309,11 +309,9 @@ static virDomainPtr node_domain(struct cluster *c, const struct node *nd)
 static void resume_all(struct cluster *c)
 {
 	for (int i = 0; i < c->n; i++) {
-		virDomainPtr d = virDomainLookupByName(c->conn, c->nodes[i].domain);
+		_cleanup_domain_ virDomainPtr d = virDomainLookupByName(c->conn, c->nodes[i].domain);
 		if (d && virDomainIsActive(d) == 1)
 			virDomainResume(d);
-		if (d)
-			virDomainFree(d);
 	}
 }
 
@@ -321,12 +319,10 @@ static void resume_all(struct cluster *c)
 static int pause_all(struct cluster *c)
 {
 	for (int i = 0; i < c->n; i++) {
-		virDomainPtr d = node_domain(c, &c->nodes[i]);
+		_cleanup_domain_ virDomainPtr d = node_domain(c, &c->nodes[i]);
 		int r = d && virDomainSuspend(d) == 0 ? 0 : -EIO;
 		if (d && r)
 			log_error("%s: cannot pause: %s", c->nodes[i].name, virGetLastErrorMessage());
-		if (d)
-			virDomainFree(d);
 		if (r) {
 			resume_all(c);
 			return r;
@@ -368,16 +364,13 @@ int snapshot_save(struct cluster *c, const struct scenario *sc, const char *cach
 	}
 	for (int i = 0; i < c->n && !r; i++) {
 		struct node *nd = &c->nodes[i];
-		virDomainPtr d = node_domain(c, nd);
-		char *path = xasprintf("%s/%s.save", tmp, nd->name);
+		_cleanup_domain_ virDomainPtr d = node_domain(c, nd);
+		_cleanup_free_ char *path = xasprintf("%s/%s.save", tmp, nd->name);
 		/* Restored paused, whatever state it had: up.c resumes all nodes together. */
 		if (!d || virDomainSaveFlags(d, path, NULL, VIR_DOMAIN_SAVE_PAUSED) < 0) {
 			log_error("%s: cannot save the domain to %s: %s", nd->name, path, virGetLastErrorMessage());
 			r = -EIO;
 		}
-		if (d)
-			virDomainFree(d);
-		free(path);
 	}
 	/* The domains are stopped: their disks become the snapshot's. */
 	for (int i = 0; i < c->n && !r; i++) {
@@ -458,39 +451,31 @@ int snapshot_restore_disks(struct cluster *c, const struct snapshot *s)
 
 int snapshot_restore_domains(struct cluster *c, const struct scenario *sc, const struct snapshot *s)
 {
-	char *config = xasprintf("%s/config.img", s->dir);
-	char *modules = s->modules ? xasprintf("%s/modules.img", s->dir) : NULL;
-	int r = 0;
+	_cleanup_free_ char *config = xasprintf("%s/config.img", s->dir);
+	_cleanup_free_ char *modules = s->modules ? xasprintf("%s/modules.img", s->dir) : NULL;
 
-	for (int i = 0; i < c->n && !r; i++) {
+	for (int i = 0; i < c->n; i++) {
 		struct node *nd = &c->nodes[i];
-		char *save = xasprintf("%s/%s.save", s->dir, nd->name);
-		struct strbuf xml = STRBUF_INIT;
+		_cleanup_free_ char *save = xasprintf("%s/%s.save", s->dir, nd->name);
+		_cleanup_strbuf_ struct strbuf xml = STRBUF_INIT;
 		struct vm_spec spec;
-		char *cmdline = cluster_node_spec(c, sc, nd, &spec);
-		virDomainPtr d = NULL;
+		_cleanup_free_ char *cmdline = cluster_node_spec(c, sc, nd, &spec); /* spec points into it */
 
+		(void)cmdline;
 		/* The disks the guest has mounted, in place (read-only). */
 		spec.config_disk = config;
 		spec.modules_disk = modules;
-		r = vm_domain_xml(&spec, &xml);
+		int r = vm_domain_xml(&spec, &xml);
+		if (r)
+			return r;
 		/* Persistent, as a cold domain is (fence_virtd needs it; down.c undefines it). */
-		if (!r && !(d = virDomainDefineXML(c->conn, xml.buf)))
-			r = -EIO;
-		if (!r && virDomainRestoreFlags(c->conn, save, xml.buf, VIR_DOMAIN_SAVE_PAUSED) < 0)
-			r = -EIO;
-		if (r == -EIO)
+		_cleanup_domain_ virDomainPtr d = virDomainDefineXML(c->conn, xml.buf);
+		if (!d || virDomainRestoreFlags(c->conn, save, xml.buf, VIR_DOMAIN_SAVE_PAUSED) < 0) {
 			log_error("%s: cannot restore %s from %s: %s", nd->name, nd->domain, save,
 				  virGetLastErrorMessage());
-		if (d)
-			virDomainFree(d);
-		strbuf_release(&xml);
-		free(cmdline);
-		free(save);
+			return -EIO;
+		}
 	}
-	free(config);
-	free(modules);
-	if (!r)
-		resume_all(c);
-	return r;
+	resume_all(c);
+	return 0;
 }

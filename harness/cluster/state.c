@@ -5,6 +5,7 @@
  */
 #include "cluster/cluster.h"
 
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "cluster/daemons.h"
 #include "image/kernel.h"
 #include "cluster/net.h"
+#include "util/cleanup.h"
 #include "util/paths.h"
 #include "cluster/template.h"
 #include "util/cancel.h"
@@ -173,7 +175,7 @@ int cluster_load(const char *name, struct cluster *c)
 	char *path, v[256];
 	uint64_t nodes;
 	const char *why;
-	uint32_t a, b, cc, d;
+	struct in_addr subnet;
 	int r;
 
 	if (!cluster_valid_name(name))
@@ -187,11 +189,11 @@ int cluster_load(const char *name, struct cluster *c)
 	}
 	if (parse_uint(state_get(&sb, "nodes", v, sizeof(v)), &nodes, &why) < 0 || nodes < 1 ||
 	    nodes > SCENARIO_MAX_NODES ||
-	    sscanf(state_get(&sb, "subnet", v, sizeof(v)), "%u.%u.%u.%u", &a, &b, &cc, &d) != 4) {
+	    inet_pton(AF_INET, state_get(&sb, "subnet", v, sizeof(v)), &subnet) != 1) {
 		strbuf_release(&sb);
 		return -EBADMSG;
 	}
-	cluster_init(c, name, (int)nodes, a << 24 | b << 16 | cc << 8 | d);
+	cluster_init(c, name, (int)nodes, ntohl(subnet.s_addr));
 	c->kvm = !strcmp(state_get(&sb, "kvm", v, sizeof(v)), "1");
 	c->fencing = !strcmp(state_get(&sb, "fencing", v, sizeof(v)), "1");
 	c->ephemeral = !strcmp(state_get(&sb, "ephemeral", v, sizeof(v)), "1");
@@ -233,17 +235,15 @@ int cluster_claim_name(const char *want, char *name, size_t len)
 
 int cluster_list(char names[][CLUSTER_NAME_MAX + 1], int max)
 {
-	DIR *d = opendir(cluster_state_root());
+	_cleanup_closedir_ DIR *d = opendir(cluster_state_root());
+	_cleanup_closedir_ DIR *ns = opendir("/run/netns");
 	struct dirent *e;
 	int n = 0;
 
 	while (d && (e = readdir(d)) && n < max)
 		if (e->d_name[0] != '.' && cluster_valid_name(e->d_name))
 			snprintf(names[n++], CLUSTER_NAME_MAX + 1, "%.16s", e->d_name);
-	if (d)
-		closedir(d);
-	d = opendir("/run/netns");
-	while (d && (e = readdir(d)) && n < max) {
+	while (ns && (e = readdir(ns)) && n < max) {
 		const char *nm = e->d_name + strlen("takeover-");
 		bool seen = false;
 		if (strncmp(e->d_name, "takeover-", 9) || !cluster_valid_name(nm))
@@ -253,7 +253,5 @@ int cluster_list(char names[][CLUSTER_NAME_MAX + 1], int max)
 		if (!seen)
 			snprintf(names[n++], CLUSTER_NAME_MAX + 1, "%.16s", nm);
 	}
-	if (d)
-		closedir(d);
 	return n;
 }

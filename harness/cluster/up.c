@@ -55,33 +55,27 @@ int cluster_connect_libvirt(struct cluster *c)
 static int start_domain(struct cluster *c, const struct scenario *sc, struct node *nd)
 {
 	struct vm_spec s;
-	char *cmdline = cluster_node_spec(c, sc, nd, &s);
-	struct strbuf xml = STRBUF_INIT;
-	virDomainPtr dom;
+	_cleanup_free_ char *cmdline = cluster_node_spec(c, sc, nd, &s); /* s points into it */
+	_cleanup_strbuf_ struct strbuf xml = STRBUF_INIT;
 	int r = vm_domain_xml(&s, &xml);
 
-	if (!r) {
-		char *path = xasprintf("%s/%s.xml", c->dir, nd->name);
-		write_file_atomic(path, xml.buf, xml.len, 0644); /* for the curious; not read back */
-		free(path);
-		/*
-		 * Persistent, not transient: fence_virtd cannot confirm that a
-		 * destroyed transient domain is off (it no longer exists), so
-		 * fencing the dead server would fail forever and nothing would
-		 * take over. `down` undefines them.
-		 */
-		dom = virDomainDefineXML(c->conn, xml.buf);
-		if (!dom || virDomainCreate(dom) < 0) {
-			log_error("%s: cannot start domain %s: %s", nd->name, nd->domain,
-				  virGetLastErrorMessage());
-			r = -EIO;
-		}
-		if (dom)
-			virDomainFree(dom);
+	(void)cmdline;
+	if (r)
+		return r;
+	_cleanup_free_ char *path = xasprintf("%s/%s.xml", c->dir, nd->name);
+	write_file_atomic(path, xml.buf, xml.len, 0644); /* for the curious; not read back */
+	/*
+	 * Persistent, not transient: fence_virtd cannot confirm that a
+	 * destroyed transient domain is off (it no longer exists), so
+	 * fencing the dead server would fail forever and nothing would
+	 * take over. `down` undefines them.
+	 */
+	_cleanup_domain_ virDomainPtr dom = virDomainDefineXML(c->conn, xml.buf);
+	if (!dom || virDomainCreate(dom) < 0) {
+		log_error("%s: cannot start domain %s: %s", nd->name, nd->domain, virGetLastErrorMessage());
+		return -EIO;
 	}
-	strbuf_release(&xml);
-	free(cmdline);
-	return r;
+	return 0;
 }
 
 /* ---- readiness, judged from inside the guests ---- */

@@ -26,53 +26,50 @@ static int keycode(char key)
 int capture_sysrq(virConnectPtr conn, const char *domain, char key)
 {
 	unsigned int keys[3] = { KEY_LEFTALT, KEY_SYSRQ, 0 };
-	virDomainPtr d;
-	int code = keycode(key), r = 0;
+	int code = keycode(key);
 
 	if (code < 0)
 		return -EINVAL;
 	keys[2] = (unsigned int)code;
-	d = virDomainLookupByName(conn, domain);
-	if (!d)
+	_cleanup_domain_ virDomainPtr d = virDomainLookupByName(conn, domain);
+	if (!d) {
+		log_error("sysrq-%c: no domain %s: %s", key, domain, virGetLastErrorMessage());
 		return -ENOENT;
+	}
 	if (virDomainSendKey(d, VIR_KEYCODE_SET_LINUX, 100, keys, 3, 0) < 0) {
 		log_error("sysrq-%c to %s: %s", key, domain, virGetLastErrorMessage());
-		r = -EIO;
+		return -EIO;
 	}
-	virDomainFree(d);
-	return r;
+	return 0;
 }
 
 int capture_cpu_ns(virConnectPtr conn, const char *domain, uint64_t *ns)
 {
 	virDomainInfo info;
-	virDomainPtr d = virDomainLookupByName(conn, domain);
-	int r = 0;
+	_cleanup_domain_ virDomainPtr d = virDomainLookupByName(conn, domain);
 
 	if (!d)
 		return -ENOENT;
 	if (virDomainGetInfo(d, &info) < 0)
-		r = -EIO;
-	else
-		*ns = info.cpuTime;
-	virDomainFree(d);
-	return r;
+		return -EIO;
+	*ns = info.cpuTime;
+	return 0;
 }
 
 int capture_vmcore(virConnectPtr conn, const char *domain, const char *path)
 {
-	virDomainPtr d = virDomainLookupByName(conn, domain);
-	int r = 0;
+	_cleanup_domain_ virDomainPtr d = virDomainLookupByName(conn, domain);
 
-	if (!d)
+	if (!d) {
+		log_error("vmcore: no domain %s: %s", domain, virGetLastErrorMessage());
 		return -ENOENT;
+	}
 	/* Memory only: an ELF core of guest RAM with vmcoreinfo, which crash(8) reads. */
 	if (virDomainCoreDumpWithFormat(d, path, VIR_DOMAIN_CORE_DUMP_FORMAT_RAW, VIR_DUMP_MEMORY_ONLY) < 0) {
 		log_error("vmcore of %s: %s", domain, virGetLastErrorMessage());
-		r = -EIO;
+		return -EIO;
 	}
-	virDomainFree(d);
-	return r;
+	return 0;
 }
 
 void cpu_ring_add(struct cpu_ring *r, uint64_t t, uint64_t ns)

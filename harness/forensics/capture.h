@@ -6,14 +6,15 @@
  * guest's user space (which may be stuck): sysrq keys on its virtual
  * keyboard, its vCPU time, and a memory-only ELF core dump for crash(8).
  */
-#include <libvirt/libvirt.h>
 #include <stdint.h>
 
-/* Sends Alt+SysRq+key (key: a-z or 0-9). 0 or -errno. */
+#include "cluster/virt.h"
+
+/* Sends Alt+SysRq+key (key: a-z or 0-9). 0 or -errno, logged here. */
 int capture_sysrq(virConnectPtr conn, const char *domain, char key);
-/* The domain's total vCPU time in ns; 0 or -errno. */
+/* The domain's total vCPU time in ns; 0 or -errno, not logged (polled: a gone domain is no error). */
 int capture_cpu_ns(virConnectPtr conn, const char *domain, uint64_t *ns);
-/* Memory-only ELF dump (readable by crash) to path, written by QEMU. 0 or -errno. */
+/* Memory-only ELF dump (readable by crash) to path, written by QEMU. 0 or -errno, logged here. */
 int capture_vmcore(virConnectPtr conn, const char *domain, const char *path);
 
 /* vCPU time samples of one node: a ring of (timeline ms, ns). */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "run/run.h"
+#include "util/cleanup.h"
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/spawn.h"
@@ -64,7 +65,7 @@ static char *sysrq_section(struct run *r, struct node *nd, char key, uint64_t ma
 		return NULL;
 	monitor_until(r, timeline_now(&r->tl) + max_ms, console_quiet, &q);
 
-	int fd = open(nd->console, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = open(nd->console, O_RDONLY | O_CLOEXEC);
 	off_t end = console_size(nd->console);
 	if (fd >= 0 && end > start) {
 		size_t len = (size_t)(end - start);
@@ -72,8 +73,6 @@ static char *sysrq_section(struct run *r, struct node *nd, char key, uint64_t ma
 		ssize_t n = pread(fd, text, len, start);
 		text[n > 0 ? n : 0] = '\0';
 	}
-	if (fd >= 0)
-		close(fd);
 	return text;
 }
 

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "forensics/console/console.h"
+#include "util/units.h"
 #include "util/xalloc.h"
 
 #define MAX_JUNK 4
@@ -96,9 +97,11 @@ static bool parse_header(const char *p, struct sysrq_task *t)
 	t->pid = -1;
 	pid = strstr(st, " pid:");
 	if (pid) {
-		char *end;
-		long v = strtol(pid + 5, &end, 10);
-		if (end != pid + 5 && v >= 0 && v <= INT32_MAX)
+		char num[16];
+		uint64_t v;
+		const char *why;
+		snprintf(num, sizeof(num), "%.*s", (int)strspn(pid + 5, "0123456789"), pid + 5);
+		if (parse_uint(num, &v, &why) == 0 && v <= INT32_MAX)
 			t->pid = (int)v;
 	}
 	return true;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/units.h"
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/stats.h"
@@ -49,13 +50,12 @@ static void add_run(struct series *s, const char *dir)
 /* iter-K, K >= 1: K; else 0. */
 static unsigned iter_number(const char *name)
 {
-	char *end;
-	unsigned long k;
+	uint64_t k;
+	const char *why;
 
-	if (strncmp(name, "iter-", 5) || name[5] < '1' || name[5] > '9')
+	if (strncmp(name, "iter-", 5) || name[5] < '1' || name[5] > '9' || parse_uint(name + 5, &k, &why) < 0)
 		return 0;
-	k = strtoul(name + 5, &end, 10);
-	return *end || k > 1000000 ? 0 : (unsigned)k;
+	return k > 1000000 ? 0 : (unsigned)k;
 }
 
 static int cmp_iter(const void *a, const void *b)

@@ -13,6 +13,7 @@
 
 #include "proto.h"
 #include "util/cancel.h"
+#include "util/cleanup.h"
 #include "util/spawn.h"
 #include "util/units.h"
 #include "util/xalloc.h"
@@ -34,7 +35,7 @@ void channel_init(struct channel *ch, const char *path, const char *node)
 int channel_connect(struct channel *ch)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd;
+	_cleanup_close_ int fd = -1;
 
 	if (ch->fd >= 0)
 		return 0;
@@ -42,15 +43,10 @@ int channel_connect(struct channel *ch)
 		return -ENAMETOOLONG;
 	memcpy(sa.sun_path, ch->path, strlen(ch->path) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		int r = -errno;
-		close(fd);
-		return r;
-	}
 	fcntl(fd, F_SETFL, O_NONBLOCK);
-	ch->fd = fd;
+	ch->fd = take_fd(&fd);
 	strbuf_reset(&ch->in);
 	return channel_send(ch, "ping");
 }
@@ -122,19 +118,15 @@ static void handle_hello(struct channel *ch, char **w, int n)
 
 static bool handle_reply(struct channel *ch, char **w, int n)
 {
-	unsigned id;
-	char *end;
+	uint64_t id;
+	const char *why;
 
-	if (n < 2 || !ch->wait_id)
-		return false;
-	id = (unsigned)strtoul(w[1], &end, 10);
-	if (*end || id != ch->wait_id)
+	if (n < 2 || !ch->wait_id || parse_uint(w[1], &id, &why) < 0 || id != ch->wait_id)
 		return false;
 	if (!strcmp(w[0], "done")) {
 		const char *rc = proto_get(w, n, "rc"), *to = proto_get(w, n, "timeout");
 		char *out = (char *)proto_get(w, n, "out");
 		uint64_t v;
-		const char *why;
 		ch->wait_rc = rc && parse_uint(rc, &v, &why) == 0 && v <= 255 ? (int)v : -1;
 		ch->wait_timeout = to && !strcmp(to, "1");
 		if (out && proto_decode(out) >= 0)

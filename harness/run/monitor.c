@@ -15,6 +15,7 @@
 #include "proto.h"
 #include "run/run.h"
 #include "util/cancel.h"
+#include "util/cleanup.h"
 #include "util/log.h"
 #include "util/spawn.h"
 #include "util/units.h"
@@ -41,13 +42,15 @@ static json_t *fields_json(char **w, int n, int from)
 		if (!eq)
 			continue;
 		*eq = '\0';
-		char *v = eq + 1, *end;
+		char *v = eq + 1;
+		const char *why;
+		int64_t iv;
+		double dv;
 		proto_decode(v);
-		long long iv = strtoll(v, &end, 10);
-		if (*v && !*end)
-			json_object_set_new(o, w[i], json_integer(iv));
-		else if (*v && (strtod(v, &end), !*end))
-			json_object_set_new(o, w[i], json_real(strtod(v, NULL)));
+		if (parse_int(v, &iv, &why) == 0)
+			json_object_set_new(o, w[i], json_integer((json_int_t)iv));
+		else if (parse_double(v, &dv, &why) == 0)
+			json_object_set_new(o, w[i], json_real(dv));
 		else
 			json_object_set_new(o, w[i], json_string(v));
 		*eq = '=';
@@ -302,13 +305,10 @@ static void poll_domains(struct run *r)
 	if (!r->c.conn) /* no libvirt connection (a monitor fed recorded data): no domain states */
 		return;
 	for (int i = 0; i < r->c.n; i++) {
-		virDomainPtr d = virDomainLookupByName(r->c.conn, r->c.nodes[i].domain);
+		_cleanup_domain_ virDomainPtr d = virDomainLookupByName(r->c.conn, r->c.nodes[i].domain);
 		int state = VIR_DOMAIN_SHUTOFF, reason = 0; /* gone = off: transient domains vanish */
-		if (d) {
-			if (virDomainGetState(d, &state, &reason, 0) < 0)
-				state = -1;
-			virDomainFree(d);
-		}
+		if (d && virDomainGetState(d, &state, &reason, 0) < 0)
+			state = -1;
 		uint64_t ns;
 		if (state == VIR_DOMAIN_RUNNING &&
 		    capture_cpu_ns(r->c.conn, r->c.nodes[i].domain, &ns) == 0)
@@ -427,7 +427,7 @@ int monitor_until(struct run *r, uint64_t deadline, monitor_done_fn done, void *
 {
 	struct itimerspec its = { .it_interval = { 0, TICK_MS * 1000000L },
 				  .it_value = { 0, TICK_MS * 1000000L } };
-	int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	_cleanup_close_ int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	int r_ = 0;
 
 	if (tfd < 0 || timerfd_settime(tfd, 0, &its, NULL) < 0)
@@ -465,6 +465,5 @@ int monitor_until(struct run *r, uint64_t deadline, monitor_done_fn done, void *
 		}
 	}
 	progress_done();
-	close(tfd);
 	return r_;
 }

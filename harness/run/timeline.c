@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "cluster/crm.h"
+#include "util/cleanup.h"
+#include "util/xalloc.h"
 #include "util/spawn.h"
 
 int timeline_open(struct timeline *tl, const char *path, uint64_t t0)
@@ -211,8 +213,8 @@ static void load_event(const json_t *o, struct verdict_input *in)
 int timeline_load(const char *path, const struct scenario *sc, struct verdict_input *in,
 		  int *bad_lines)
 {
-	FILE *f = fopen(path, "re");
-	char *line = NULL;
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	_cleanup_free_ char *line = NULL;
 	size_t cap = 0;
 
 	*bad_lines = 0;
@@ -230,7 +232,5 @@ int timeline_load(const char *path, const struct scenario *sc, struct verdict_in
 		load_event(o, in);
 		json_decref(o);
 	}
-	free(line);
-	fclose(f);
 	return 0;
 }

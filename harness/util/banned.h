@@ -5,7 +5,7 @@
  * Functions that overflow buffers or hide parse errors (curl's and git's
  * banned lists). Force-included into every harness and workload translation
  * unit by CMake, so using one is a build error rather than a review comment.
- * Use strbuf, snprintf, strtol-with-checks (see units.h) instead.
+ * Use strbuf, snprintf and the checked parsers of units.h instead.
  */
 /* Declare the real functions first: the macros below must not rewrite libc's headers. */
 #include <stdio.h>
@@ -34,6 +34,25 @@
 #define atol(x) BANNED(atol)
 #undef atoll
 #define atoll(x) BANNED(atoll)
+/*
+ * Number parsing without the checks: the harness uses parse_uint/int/double/
+ * size (units.h). The guest programs (TAKEOVER_GUEST_PROGRAM) still read the
+ * kernel's own /proc formats with fscanf/strtoull.
+ */
+#ifndef TAKEOVER_GUEST_PROGRAM
+#undef strtol
+#define strtol(...) BANNED(strtol)
+#undef strtoul
+#define strtoul(...) BANNED(strtoul)
+#undef strtoll
+#define strtoll(...) BANNED(strtoll)
+#undef strtoull
+#define strtoull(...) BANNED(strtoull)
+#undef strtod
+#define strtod(...) BANNED(strtod)
+#undef sscanf
+#define sscanf(...) BANNED(sscanf)
+#endif
 #undef system
 #define system(x) BANNED(system)
 #undef popen

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -46,6 +47,56 @@ int parse_uint(const char *s, uint64_t *out, const char **why)
 	if (used != len) {
 		*why = "trailing characters after the number";
 		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+int parse_int(const char *s, int64_t *out, const char **why)
+{
+	bool neg = s[0] == '-', sign = neg || s[0] == '+';
+	uint64_t v;
+	int r = parse_uint(s + sign, &v, why);
+
+	if (r < 0) {
+		if (sign && !s[1])
+			*why = "not a number";
+		return r;
+	}
+	if (v > (uint64_t)INT64_MAX + neg) {
+		*why = "number too large";
+		return -ERANGE;
+	}
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return 0;
+}
+
+int parse_double(const char *s, double *out, const char **why)
+{
+	size_t i = s[0] == '-' || s[0] == '+', digits = 0;
+	char *end;
+
+	/* strtod alone would take " 1", "0x1p3", "inf" and "nan". */
+	for (; isdigit((unsigned char)s[i]); i++)
+		digits++;
+	if (s[i] == '.')
+		for (i++; isdigit((unsigned char)s[i]); i++)
+			digits++;
+	if (digits && (s[i] == 'e' || s[i] == 'E')) {
+		size_t j = i + 1 + (s[i + 1] == '-' || s[i + 1] == '+');
+		if (isdigit((unsigned char)s[j]))
+			for (i = j; isdigit((unsigned char)s[i]); i++)
+				;
+	}
+	if (!digits || s[i]) {
+		*why = !s[0] ? "empty value" : digits ? "trailing characters after the number" : "not a number";
+		return -EINVAL;
+	}
+	errno = 0;
+	double v = (strtod)(s, &end); /* (strtod): the checked use that banned.h leaves through */
+	if (errno == ERANGE) {
+		*why = "number out of range";
+		return -ERANGE;
 	}
 	*out = v;
 	return 0;

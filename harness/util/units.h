@@ -13,6 +13,10 @@
 
 /* Plain non-negative decimal integer, no unit. */
 int parse_uint(const char *s, uint64_t *out, const char **why);
+/* Decimal integer with an optional sign: "-12", "+3", "40". */
+int parse_int(const char *s, int64_t *out, const char **why);
+/* Decimal number: "12", "-0.25", "1.5e3" (no hex, inf or nan; no spaces). */
+int parse_double(const char *s, double *out, const char **why);
 /* Size in bytes: "512", "64K", "768M", "2G", "1T" (powers of 1024; "KiB" etc. accepted). */
 int parse_size(const char *s, uint64_t *out, const char **why);
 /* Duration in milliseconds: "500ms", "30s", "2min" (a unit is required). */

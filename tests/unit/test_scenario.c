@@ -18,6 +18,7 @@
 
 #include "run/faults/faults.h"
 #include "scenario/scenario.h"
+#include "util/units.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -431,10 +432,14 @@ static size_t read_expectations(const char *path, const char *text, char **exp)
 		ck_assert_msg(nl, "%s: header comment without a newline", path);
 		if (strncmp(p, "# expect: ", 10))
 			continue;
-		errno = 0;
-		line = strtoul(p + 10, &end, 10);
-		ck_assert_msg(!errno && end != p + 10 && !strncmp(end, ": ", 2),
+		char num[16];
+		uint64_t v;
+		const char *why;
+		end = (char *)p + 10 + strspn(p + 10, "0123456789");
+		snprintf(num, sizeof(num), "%.*s", (int)(end - (p + 10)), p + 10);
+		ck_assert_msg(parse_uint(num, &v, &why) == 0 && !strncmp(end, ": ", 2),
 			      "%s: malformed expect line '%.*s'", path, (int)(nl - p), p);
+		line = (unsigned long)v;
 		ck_assert_msg(n < MAX_EXPECT, "%s: too many expect lines", path);
 		exp[n++] = xasprintf("%s:%lu: %.*s", path, line, (int)(nl - end - 2), end + 2);
 	}

@@ -11,6 +11,7 @@
 
 #include "forensics/forensics.h"
 #include "forensics/sysrq.h"
+#include "util/units.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -230,7 +231,12 @@ START_TEST(sysrq_t_task_list_truncated)
 	ck_assert_str_eq(more, " more");
 	for (const char *p = g->tasks; *p; p++)
 		listed += *p == ':';
-	ck_assert_int_eq(listed + (int)strtol(strrchr(g->tasks, '+') + 1, NULL, 10), 25);
+	uint64_t more_n;
+	const char *why, *plus = strrchr(g->tasks, '+') + 1;
+	char num[16];
+	snprintf(num, sizeof(num), "%.*s", (int)strspn(plus, "0123456789"), plus);
+	ck_assert_int_eq(parse_uint(num, &more_n, &why), 0);
+	ck_assert_int_eq(listed + (int)more_n, 25);
 	ck_assert_ptr_nonnull(strstr(g->tasks, "rcu_gp:3 rcu_par_gp:4 "));
 }
 END_TEST

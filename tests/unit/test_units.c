@@ -104,6 +104,65 @@ START_TEST(uint_limits)
 }
 END_TEST
 
+/* ---- parse_int, parse_double ---- */
+
+START_TEST(int_limits)
+{
+	static const struct { const char *in; int64_t want; } ok[] = {
+		{ "0", 0 }, { "-0", 0 }, { "+7", 7 }, { "-12", -12 },
+		{ "9223372036854775807", INT64_MAX }, { "-9223372036854775808", INT64_MIN },
+	};
+	static const struct { const char *in; int err; const char *why; } bad[] = {
+		{ "9223372036854775808", -ERANGE, TOO_LARGE }, { "-9223372036854775809", -ERANGE, TOO_LARGE },
+		{ "", -EINVAL, EMPTY }, { "-", -EINVAL, NOT_A_NUMBER }, { "+", -EINVAL, NOT_A_NUMBER },
+		{ "--1", -EINVAL, NOT_A_NUMBER }, { "- 1", -EINVAL, NOT_A_NUMBER }, { " 1", -EINVAL, NOT_A_NUMBER },
+		{ "1.5", -EINVAL, TRAILING }, { "12ms", -EINVAL, TRAILING },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++) {
+		int64_t out = 42;
+		const char *why = NULL;
+		ck_assert_msg(parse_int(ok[i].in, &out, &why) == 0 && out == ok[i].want, "'%s'", ok[i].in);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		int64_t out = 42;
+		const char *why = NULL;
+		ck_assert_int_eq(parse_int(bad[i].in, &out, &why), bad[i].err);
+		ck_assert_msg(why && !strcmp(why, bad[i].why), "'%s': why '%s'", bad[i].in, why ? why : "(null)");
+		ck_assert_msg(out == 42, "'%s': *out changed on failure", bad[i].in);
+	}
+}
+END_TEST
+
+START_TEST(double_forms)
+{
+	static const struct { const char *in; double want; } ok[] = {
+		{ "0", 0 }, { "12.5", 12.5 }, { "-0.25", -0.25 }, { "+3", 3 }, { ".5", 0.5 }, { "5.", 5 },
+		{ "1.5e3", 1500 }, { "2E-2", 0.02 }, { "1234.567890", 1234.56789 },
+	};
+	static const struct { const char *in; int err; const char *why; } bad[] = {
+		{ "", -EINVAL, EMPTY }, { ".", -EINVAL, NOT_A_NUMBER }, { "-", -EINVAL, NOT_A_NUMBER },
+		{ "inf", -EINVAL, NOT_A_NUMBER }, { "nan", -EINVAL, NOT_A_NUMBER }, { " 1", -EINVAL, NOT_A_NUMBER },
+		{ "0x1p3", -EINVAL, TRAILING }, { "1e", -EINVAL, TRAILING }, { "1.2.3", -EINVAL, TRAILING },
+		{ "1 ", -EINVAL, TRAILING }, { "1e999", -ERANGE, "number out of range" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++) {
+		double out = 42;
+		const char *why = NULL;
+		ck_assert_msg(parse_double(ok[i].in, &out, &why) == 0, "'%s': %s", ok[i].in, why);
+		ck_assert_double_eq_tol(out, ok[i].want, 1e-12);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		double out = 42;
+		const char *why = NULL;
+		ck_assert_int_eq(parse_double(bad[i].in, &out, &why), bad[i].err);
+		ck_assert_msg(why && !strcmp(why, bad[i].why), "'%s': why '%s'", bad[i].in, why ? why : "(null)");
+		ck_assert_msg(out == 42, "'%s': *out changed on failure", bad[i].in);
+	}
+}
+END_TEST
+
 /* ---- parse_size ---- */
 
 START_TEST(size_every_unit)
@@ -535,6 +594,8 @@ static Suite *units_suite(void)
 	TCase *lev = tcase_create("lev");
 
 	tcase_add_test(parse, uint_limits);
+	tcase_add_test(parse, int_limits);
+	tcase_add_test(parse, double_forms);
 	tcase_add_test(parse, size_every_unit);
 	tcase_add_test(parse, size_limits);
 	tcase_add_test(parse, size_malformed);

@@ -2,11 +2,13 @@
 #include "forensics/console/console.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "forensics/console/families.h"
+#include "util/units.h"
 
 /* The registry: one entry per file in console/. Order matters only for ties. */
 const struct classifier *const console_classifiers[] = {
@@ -38,14 +40,18 @@ double console_clean_line(char *line)
 	}
 	*w = '\0';
 	if (line[0] == '[') {
-		char *end;
-		double v = strtod(line + 1, &end);
-		if (end != line + 1 && *end == ']') {
-			t = v;
-			end++;
-			while (*end == ' ')
+		char *end = strchr(line, ']'), num[32];
+		const char *digits = line + 1 + strspn(line + 1, " "), *why;
+		double v;
+		if (end && end > digits && end - digits < (ptrdiff_t)sizeof(num)) {
+			snprintf(num, sizeof(num), "%.*s", (int)(end - digits), digits);
+			if (parse_double(num, &v, &why) == 0) {
+				t = v;
 				end++;
-			memmove(line, end, strlen(end) + 1);
+				while (*end == ' ')
+					end++;
+				memmove(line, end, strlen(end) + 1);
+			}
 		}
 	}
 	return t;

@@ -13,17 +13,16 @@
 static int inject(struct fault_ctx *f)
 {
 	unsigned int keys[] = { KEY_LEFTALT, KEY_SYSRQ, KEY_C };
-	virDomainPtr d;
+	_cleanup_domain_ virDomainPtr d = NULL;
 	int r = fault_domain(f, &d);
 
 	if (r < 0)
 		return r;
 	if (virDomainSendKey(d, VIR_KEYCODE_SET_LINUX, 100, keys, 3, 0) < 0) {
 		log_error("fault crash: send-key to %s: %s", f->victim->domain, virGetLastErrorMessage());
-		r = -EIO;
+		return -EIO;
 	}
-	virDomainFree(d);
-	return r;
+	return 0;
 }
 
 const struct fault fault_crash = { .inject = inject };

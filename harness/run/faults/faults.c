@@ -26,15 +26,14 @@ int fault_domain(struct fault_ctx *f, virDomainPtr *dom)
 
 int fault_destroy_victim(struct fault_ctx *f)
 {
-	virDomainPtr d;
+	_cleanup_domain_ virDomainPtr d = NULL;
 	int r = fault_domain(f, &d);
 
 	if (r < 0)
 		return r;
 	if (virDomainDestroy(d) < 0) {
 		log_error("fault: cannot destroy %s: %s", f->victim->domain, virGetLastErrorMessage());
-		r = -EIO;
+		return -EIO;
 	}
-	virDomainFree(d);
-	return r;
+	return 0;
 }

@@ -18,17 +18,16 @@ static const char *unsupported(const struct fault_ctx *f)
 
 static int inject(struct fault_ctx *f)
 {
-	virDomainPtr d;
+	_cleanup_domain_ virDomainPtr d = NULL;
 	int r = fault_domain(f, &d);
 
 	if (r < 0)
 		return r;
 	if (virDomainSuspend(d) < 0) {
 		log_error("fault freeze: suspend %s: %s", f->victim->domain, virGetLastErrorMessage());
-		r = -EIO;
+		return -EIO;
 	}
-	virDomainFree(d);
-	return r;
+	return 0;
 }
 
 const struct fault fault_freeze = {

@@ -11,17 +11,16 @@
 
 static int inject(struct fault_ctx *f)
 {
-	virDomainPtr d;
+	_cleanup_domain_ virDomainPtr d = NULL;
 	int r = fault_domain(f, &d);
 
 	if (r < 0)
 		return r;
 	if (virDomainInjectNMI(d, 0) < 0) {
 		log_error("fault panic: NMI to %s: %s", f->victim->domain, virGetLastErrorMessage());
-		r = -EIO;
+		return -EIO;
 	}
-	virDomainFree(d);
-	return r;
+	return 0;
 }
 
 const struct fault fault_panic = { .inject = inject };
