@@ -423,6 +423,42 @@ int monitor_exec(struct run *r, int node, const char *const *argv, uint64_t time
 	return channel_exec_end(ch, ret, out, rc);
 }
 
+struct jobs_wait {
+	struct monitor_job *jobs;
+	int n;
+};
+
+static bool jobs_done(struct run *r, void *arg)
+{
+	const struct jobs_wait *w = arg;
+
+	for (int i = 0; i < w->n; i++)
+		if (!w->jobs[i].ret && !r->c.nodes[w->jobs[i].node - 1].ch.wait_done)
+			return false;
+	return true;
+}
+
+void monitor_exec_each(struct run *r, struct monitor_job *jobs, int n, const char *const *argv,
+		       uint64_t timeout_ms)
+{
+	struct jobs_wait w = { jobs, n };
+
+	for (int i = 0; i < n; i++) {
+		struct channel *ch = &r->c.nodes[jobs[i].node - 1].ch;
+		jobs[i].rc = -1;
+		jobs[i].ret = channel_connect(ch);
+		if (!jobs[i].ret)
+			jobs[i].ret = channel_exec_begin(ch, argv, timeout_ms);
+	}
+	int ret = monitor_until(r, timeline_now(&r->tl) + channel_exec_patience_ms(timeout_ms), jobs_done, &w);
+	for (int i = 0; i < n; i++) {
+		struct channel *ch = &r->c.nodes[jobs[i].node - 1].ch;
+		if (!jobs[i].ret)
+			jobs[i].ret = channel_exec_end(ch, ch->wait_done ? 0 : ret < 0 ? ret : -ETIMEDOUT,
+						       &jobs[i].out, &jobs[i].rc);
+	}
+}
+
 int monitor_until(struct run *r, uint64_t deadline, monitor_done_fn done, void *arg)
 {
 	struct itimerspec its = { .it_interval = { 0, TICK_MS * 1000000L },

@@ -621,28 +621,34 @@ static void save_corosync_logs(struct run *r)
 {
 	static const char *const argv[] = { "journalctl", "--boot", "--unit=corosync", "--output=short-precise",
 					    "--no-pager", NULL };
+	struct monitor_job jobs[SCENARIO_MAX_NODES];
+	int n = 0;
 
-	for (int i = 0; i < r->c.n; i++) {
-		struct strbuf out = STRBUF_INIT;
-		int rc;
-		if (i + 1 == r->victim || r->c.nodes[i].ch.fd < 0)
-			continue;
-		if (monitor_exec(r, i + 1, argv, COROSYNC_LOG_TIMEOUT_MS, &out, &rc) < 0 || rc) {
-			log_warn("%s: could not read its corosync journal (%s)", r->c.nodes[i].name,
-				 out.len ? out.buf : "no answer");
-			strbuf_release(&out);
+	for (int i = 0; i < r->c.n; i++)
+		if (i + 1 != r->victim && r->c.nodes[i].ch.fd >= 0) {
+			jobs[n] = (struct monitor_job){ .node = i + 1 };
+			strbuf_init(&jobs[n++].out, 0);
+		}
+	/* All nodes at once: one journal read's wait instead of one per node. */
+	monitor_exec_each(r, jobs, n, argv, COROSYNC_LOG_TIMEOUT_MS);
+	for (int k = 0; k < n; k++) {
+		const char *name = r->c.nodes[jobs[k].node - 1].name;
+		struct strbuf *out = &jobs[k].out;
+		if (jobs[k].ret < 0 || jobs[k].rc) {
+			log_warn("%s: could not read its corosync journal (%s)", name, out->len ? out->buf : "no answer");
+			strbuf_release(out);
 			continue;
 		}
-		char *file = xasprintf("corosync-%s.log", r->c.nodes[i].name);
+		char *file = xasprintf("corosync-%s.log", name);
 		char *dst = xasprintf("%s/%s", r->dir, file);
-		if (write_file_atomic(dst, out.buf, out.len, 0644) == 0) {
+		if (write_file_atomic(dst, out->buf, out->len, 0644) == 0) {
 			json_t *f = json_object();
 			json_object_set_new(f, "file", json_string(file));
-			timeline_event(&r->tl, "corosync-log", r->c.nodes[i].name, f);
+			timeline_event(&r->tl, "corosync-log", name, f);
 		}
 		free(dst);
 		free(file);
-		strbuf_release(&out);
+		strbuf_release(out);
 	}
 }
 

@@ -112,6 +112,15 @@ void monitor_start_crm_poll(struct run *r, int node);
  */
 int monitor_exec(struct run *r, int node, const char *const *argv, uint64_t timeout_ms, struct strbuf *out,
 		 int *rc);
+/* One guest command on several nodes at once (one per node), waited for together. */
+struct monitor_job {
+	int node;	   /* 1-based; set by the caller */
+	int ret;	   /* 0, or -errno: the command did not run or did not finish */
+	int rc;		   /* its exit status when ret is 0 */
+	struct strbuf out; /* initialised by the caller; its output */
+};
+void monitor_exec_each(struct run *r, struct monitor_job *jobs, int n, const char *const *argv,
+		       uint64_t timeout_ms);
 
 /* Starts the memory hog on node index i (a restart once it ran before). 0 or -errno. */
 int run_start_hog(struct run *r, int i);
