@@ -3,7 +3,15 @@
 
 #include <string.h>
 
-static uint32_t crc_table[256];
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "crc32c reads words little-endian");
+
+/*
+ * CRC32C by slicing-by-8 (Intel's 2006 method): eight table lookups for eight
+ * bytes instead of one a byte. The verifier checks every acknowledged record
+ * under TCG, where each emulated instruction is dear; this is about 4x fewer
+ * than the byte-wise loop.
+ */
+static uint32_t crc_table[8][256];
 
 static void crc_init(void)
 {
@@ -11,19 +19,34 @@ static void crc_init(void)
 		uint32_t c = i;
 		for (int k = 0; k < 8; k++)
 			c = c & 1 ? (c >> 1) ^ 0x82f63b78u : c >> 1; /* Castagnoli, reflected */
-		crc_table[i] = c;
+		crc_table[0][i] = c;
 	}
+	for (uint32_t i = 0; i < 256; i++)
+		for (int t = 1; t < 8; t++)
+			crc_table[t][i] = crc_table[0][crc_table[t - 1][i] & 0xff] ^ (crc_table[t - 1][i] >> 8);
 }
 
 uint32_t crc32c(uint32_t crc, const void *data, size_t len)
 {
 	const uint8_t *p = data;
 
-	if (!crc_table[1])
+	if (!crc_table[0][1])
 		crc_init();
 	crc = ~crc;
+	for (; len && ((uintptr_t)p & 7); len--)
+		crc = crc_table[0][(crc ^ *p++) & 0xff] ^ (crc >> 8);
+	for (; len >= 8; len -= 8, p += 8) {
+		/* Little-endian: the guests and the host are x86. */
+		uint32_t lo, hi;
+		memcpy(&lo, p, 4);
+		memcpy(&hi, p + 4, 4);
+		lo ^= crc;
+		crc = crc_table[7][lo & 0xff] ^ crc_table[6][(lo >> 8) & 0xff] ^ crc_table[5][(lo >> 16) & 0xff] ^
+		      crc_table[4][lo >> 24] ^ crc_table[3][hi & 0xff] ^ crc_table[2][(hi >> 8) & 0xff] ^
+		      crc_table[1][(hi >> 16) & 0xff] ^ crc_table[0][hi >> 24];
+	}
 	while (len--)
-		crc = crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+		crc = crc_table[0][(crc ^ *p++) & 0xff] ^ (crc >> 8);
 	return ~crc;
 }
 
