@@ -37,4 +37,27 @@ struct kernel_build_opts {
 /* Builds (or finds in the cache) the kernel; *out_dir gets its cache directory. */
 int kernel_build(const struct kernel_build_opts *o, char **out_dir);
 
+/* VERSION and PATCHLEVEL from the top Makefile of the source tree src (6 and 12 for 6.12.118). */
+int kernel_source_version(const char *src, unsigned *version, unsigned *patchlevel);
+
+/*
+ * The config fragments a build of a version.patchlevel source merges, in
+ * merge order: takeover.config, the fragments for that version (the table in
+ * kernel_build.c), debug.config with o->debug, then o->fragments. Returns
+ * how many; *paths gets them as paths (free each, then the array).
+ */
+int kernel_config_fragments(const struct kernel_build_opts *o, unsigned version, unsigned patchlevel,
+			    char ***paths);
+
+/*
+ * The configuration step of a build alone, exactly as kernel_build() runs it:
+ * defconfig + kvm_guest.config, the fragments of kernel_config_fragments()
+ * merged, olddefconfig, and images/kernel/check-config.sh, which must find
+ * every request in the result (each one that did not stick is logged). The
+ * .config goes to objdir (make O=objdir, so src is left untouched) or, with
+ * objdir NULL, into src. The commands' output is appended to log. Uses
+ * o->debug, o->fragments and o->quiet.
+ */
+int kernel_configure(const struct kernel_build_opts *o, const char *src, const char *objdir, const char *log);
+
 #endif

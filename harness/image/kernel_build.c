@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,11 +20,13 @@
 #include <unistd.h>
 
 #include "image/image.h"
+#include "util/cleanup.h"
 #include "util/paths.h"
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/sha256.h"
 #include "util/spawn.h"
+#include "util/units.h"
 #include "util/xalloc.h"
 
 #define KBUILD_RECIPE_VERSION 1
@@ -45,9 +48,41 @@ static const struct {
 	{ "/sbin/depmod", "kmod" },
 };
 
+/*
+ * What differs between kernel versions: one fragment per range of versions,
+ * merged right after takeover.config and checked like it. The choice is made
+ * here, once, from VERSION and PATCHLEVEL in the source's own Makefile (after
+ * the patches: a series may bump them), and not by a check that tolerates
+ * options a tree does not define: Kconfig drops an unknown symbol without a
+ * word, so a tolerant check could not tell "this version has no such option"
+ * from "renamed again: the vmcore path is gone". With ranges, every line of
+ * every chosen fragment must stick, and the first build of a version that
+ * renames something again fails the check naming the option. Ranges are
+ * inclusive, KV(major, minor); the table and the fragments are in the cache
+ * key (compute_key).
+ */
+#define KV(v, p) ((v) * 1000u + (p))
+#define KV_MAX UINT_MAX
+
+static const struct {
+	unsigned from, to;
+	const char *name;
+} version_fragments[] = {
+	/* 6.9 split CRASH_CORE: VMCOREINFO is VMCORE_INFO, crashkernel= CRASH_RESERVE */
+	{ 0, KV(6, 8), "takeover-before-6.9.config" },
+	{ KV(6, 9), KV_MAX, "takeover-since-6.9.config" },
+	/* NFS LOCALIO (client and server in one kernel bypass RPC) is new in 6.12 */
+	{ KV(6, 12), KV_MAX, "takeover-since-6.12.config" },
+};
+
 struct kb {
 	const struct kernel_build_opts *o;
 	char *work, *src, *out, *log;
+	const char *obj;           /* where .config and the objects go: src, or make O= */
+	unsigned version, patchlevel;
+	char **frags;              /* the fragments merged (kernel_config_fragments) */
+	int nfrags;
+	int unstuck;               /* options the config check reported */
 	uint64_t start;
 	char phase[96];
 };
@@ -186,11 +221,78 @@ static void free_names(char **names, int n)
 	free(names);
 }
 
-static char *fragment_path(const char *name)
+/* One of the fragments shipped in images/kernel/ (never a file of that name in the working directory). */
+static char *builtin_fragment(const char *name)
 {
-	return name[0] == '/' || access(name, R_OK) == 0
-		       ? xstrdup(name)
-		       : xasprintf("%s/images/kernel/%s", takeover_datadir(), name);
+	return xasprintf("%s/images/kernel/%s", takeover_datadir(), name);
+}
+
+int kernel_source_version(const char *src, unsigned *version, unsigned *patchlevel)
+{
+	static const char *const keys[] = { "VERSION", "PATCHLEVEL" };
+	_cleanup_free_ char *path = xasprintf("%s/Makefile", src);
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	uint64_t val[2];
+	bool found[2] = { false, false };
+	int r = strbuf_read_file(&sb, path, 4 << 20), lineno = 0;
+	char *l, *next;
+
+	if (r < 0) {
+		log_error("%s: cannot read: %s (not a kernel source tree?)", path, strerror(-r));
+		return r;
+	}
+	/* "VERSION = 6": the first assignment of each counts (they open the file). */
+	for (l = sb.buf; *l && !(found[0] && found[1]); l = next) {
+		next = l + strcspn(l, "\n");
+		if (*next)
+			*next++ = '\0';
+		lineno++;
+		for (int k = 0; k < 2; k++) {
+			size_t n = strlen(keys[k]);
+			const char *why = "above 999";
+			char *v = l + n;
+			if (found[k] || strncmp(l, keys[k], n) || (*v != ' ' && *v != '\t' && *v != '='))
+				continue;
+			v += strspn(v, " \t");
+			if (*v++ != '=')
+				continue;
+			v += strspn(v, " \t");
+			v[strcspn(v, " \t\r#")] = '\0';
+			if (parse_uint(v, &val[k], &why) < 0 || val[k] > 999) {
+				log_error("%s:%d: %s: '%s' is not a version number (%s)", path, lineno, keys[k], v, why);
+				return -EINVAL;
+			}
+			found[k] = true;
+		}
+	}
+	for (int k = 0; k < 2; k++)
+		if (!found[k]) {
+			log_error("%s: no '%s =' line (not a kernel source tree?)", path, keys[k]);
+			return -EINVAL;
+		}
+	*version = (unsigned)val[0];
+	*patchlevel = (unsigned)val[1];
+	return 0;
+}
+
+int kernel_config_fragments(const struct kernel_build_opts *o, unsigned version, unsigned patchlevel,
+			    char ***paths)
+{
+	size_t max = 2 + sizeof(version_fragments) / sizeof(version_fragments[0]) + (size_t)o->nfragments;
+	char **p = xcalloc(max, sizeof(*p));
+	unsigned kv = KV(version, patchlevel);
+	int n = 0;
+
+	p[n++] = builtin_fragment("takeover.config");
+	for (size_t i = 0; i < sizeof(version_fragments) / sizeof(version_fragments[0]); i++)
+		if (kv >= version_fragments[i].from && kv <= version_fragments[i].to)
+			p[n++] = builtin_fragment(version_fragments[i].name);
+	if (o->debug)
+		p[n++] = builtin_fragment("debug.config");
+	for (int i = 0; i < o->nfragments; i++)
+		p[n++] = xstrdup(o->fragments[i]);
+	*paths = p;
+	return n;
 }
 
 /* The key: everything that decides what comes out. */
@@ -238,16 +340,29 @@ static int compute_key(const struct kernel_build_opts *o, char key[17])
 		if (!r)
 			free_names(names, n);
 	}
+	/*
+	 * The version is known only once the source is unpacked, so every
+	 * version's fragment is hashed, with its range: editing the table or any
+	 * of them invalidates every build, which is simpler than right-sizing it.
+	 */
+	for (size_t i = 0; i < sizeof(version_fragments) / sizeof(version_fragments[0]) && !r; i++) {
+		_cleanup_free_ char *p = builtin_fragment(version_fragments[i].name);
+		snprintf(buf, sizeof(buf), "%u-%u %s", version_fragments[i].from, version_fragments[i].to,
+			 version_fragments[i].name);
+		sha256_update(&h, buf, strlen(buf) + 1);
+		r = sha256_file(&h, p);
+		if (r < 0)
+			log_error("config fragment %s: %s", p, strerror(-r));
+	}
 	for (int i = 0; i < o->nfragments + 2 && !r; i++) {
 		const char *name = i == 0 ? "takeover.config" : i == 1 ? (o->debug ? "debug.config" : NULL)
 								       : o->fragments[i - 2];
 		if (!name)
 			continue;
-		char *p = fragment_path(name);
+		_cleanup_free_ char *p = i < 2 ? builtin_fragment(name) : xstrdup(name);
 		r = sha256_file(&h, p);
 		if (r < 0)
 			log_error("config fragment %s: %s", p, strerror(-r));
-		free(p);
 	}
 	if (r < 0)
 		return r;
@@ -299,47 +414,120 @@ static int apply_patches(struct kb *b)
 	return r;
 }
 
+/* make -C SRC [O=OBJ] TARGET */
+static int make_target(struct kb *b, const char *target, const char *what)
+{
+	_cleanup_free_ char *objarg = strcmp(b->obj, b->src) ? xasprintf("O=%s", b->obj) : NULL;
+	const char *argv[] = { "make", "-C", b->src, objarg ? objarg : target, objarg ? target : NULL, NULL };
+
+	return run_logged(b, argv, what);
+}
+
+#define CHECK_LINES_SHOWN 20
+
+/* Each option that did not stick: kept in the build log, the first ones logged. */
+static void check_line(void *ctx, const char *line)
+{
+	struct kb *b = ctx;
+	_cleanup_fclose_ FILE *f = fopen(b->log, "ae");
+
+	if (++b->unstuck <= CHECK_LINES_SHOWN)
+		log_error("kernel config: %s", line);
+	if (f)
+		fprintf(f, "%s\n", line);
+}
+
+/* check-config.sh FRAGMENT... DOTCONFIG: options that did not stick (a dependency missing) are an error. */
+static int check_config(struct kb *b, const char *dotconfig)
+{
+	_cleanup_free_ char *check = xasprintf("%s/images/kernel/check-config.sh", takeover_datadir());
+	_cleanup_free_ const char **argv = xcalloc((size_t)b->nfrags + 4, sizeof(*argv));
+	struct spawn_opts so = { .out = SPAWN_CAPTURE, .err = SPAWN_FILE, .log_path = b->log,
+				 .timeout_ms = 600000, .on_line = check_line, .ctx = b };
+	struct spawn_result res;
+	int n = 0, r;
+
+	argv[n++] = "bash";
+	argv[n++] = check;
+	for (int i = 0; i < b->nfrags; i++)
+		argv[n++] = b->frags[i];
+	argv[n++] = dotconfig;
+	so.argv = argv;
+	phase(b, "checking that every requested option stuck");
+	r = spawn_run(&so, &res);
+	if (r < 0)
+		log_error("kernel: cannot run %s: %s", check, strerror(-r));
+	else if (res.cancelled)
+		r = -EINTR;
+	else if (res.exit_code == 1 && !res.timed_out) {
+		log_error("%s: %d requested option%s did not stick (%s above; log: %s)", dotconfig, b->unstuck,
+			  b->unstuck == 1 ? "" : "s", b->unstuck > CHECK_LINES_SHOWN ? "the first listed" : "listed",
+			  b->log);
+		r = -EIO;
+	} else if (res.timed_out || res.exit_code) {
+		log_error("%s: config check failed%s, exit %d (log: %s)", dotconfig,
+			  res.timed_out ? " (deadline)" : "", res.exit_code, b->log);
+		r = -EIO;
+	}
+	spawn_result_release(&res);
+	return r;
+}
+
 static int configure(struct kb *b)
 {
-	char *check = xasprintf("%s/images/kernel/check-config.sh", takeover_datadir());
-	char *dotconfig = xasprintf("%s/.config", b->src);
-	const char *defc[] = { "make", "-C", b->src, "defconfig", NULL };
-	const char *kvm[] = { "make", "-C", b->src, "kvm_guest.config", NULL };
-	const char *old[] = { "make", "-C", b->src, "olddefconfig", NULL };
-	char *frags[10];
-	int nf = 0, r;
+	_cleanup_free_ char *dotconfig = xasprintf("%s/.config", b->obj);
+	_cleanup_free_ char *merge = xasprintf("%s/scripts/kconfig/merge_config.sh", b->src);
+	int r;
 
-	frags[nf++] = fragment_path("takeover.config");
-	if (b->o->debug)
-		frags[nf++] = fragment_path("debug.config");
-	for (int i = 0; i < b->o->nfragments; i++)
-		frags[nf++] = fragment_path(b->o->fragments[i]);
-	phase(b, "configuring (defconfig + kvm_guest.config + %d fragment%s)", nf, nf == 1 ? "" : "s");
-	r = run_logged(b, defc, "make defconfig");
+	r = kernel_source_version(b->src, &b->version, &b->patchlevel);
+	if (r < 0)
+		return r;
+	b->nfrags = kernel_config_fragments(b->o, b->version, b->patchlevel, &b->frags);
+	phase(b, "configuring %u.%u (defconfig + kvm_guest.config + %d fragment%s)", b->version, b->patchlevel,
+	      b->nfrags, b->nfrags == 1 ? "" : "s");
+	r = make_target(b, "defconfig", "make defconfig");
 	if (!r)
-		r = run_logged(b, kvm, "make kvm_guest.config");
-	for (int i = 0; i < nf && !r; i++) {
-		char *merge = xasprintf("%s/scripts/kconfig/merge_config.sh", b->src);
-		const char *argv[] = { "sh", merge, "-m", "-O", b->src, dotconfig, frags[i], NULL };
+		r = make_target(b, "kvm_guest.config", "make kvm_guest.config");
+	for (int i = 0; i < b->nfrags && !r; i++) {
+		const char *argv[] = { "sh", merge, "-m", "-O", b->obj, dotconfig, b->frags[i], NULL };
+		const char *base = strrchr(b->frags[i], '/');
+		phase(b, "merging %s", base ? base + 1 : b->frags[i]);
 		r = run_logged(b, argv, "merging a config fragment");
-		free(merge);
 	}
 	if (!r)
-		r = run_logged(b, old, "make olddefconfig");
-	/* Options that did not stick (a dependency missing) are an error, not a surprise later. */
-	if (!r && access(check, R_OK) == 0) {
-		const char *argv[14] = { "bash", check };
-		int n = 2;
-		for (int i = 0; i < nf && n < 12; i++)
-			argv[n++] = frags[i];
-		argv[n++] = dotconfig;
-		argv[n] = NULL;
-		r = run_logged(b, argv, "config check (options that did not stick are listed in the log)");
+		r = make_target(b, "olddefconfig", "make olddefconfig");
+	if (!r)
+		r = check_config(b, dotconfig);
+	return r;
+}
+
+static void free_frags(struct kb *b)
+{
+	free_names(b->frags, b->nfrags);
+	b->frags = NULL;
+	b->nfrags = 0;
+}
+
+int kernel_configure(const struct kernel_build_opts *o, const char *src, const char *objdir, const char *log)
+{
+	_cleanup_free_ char *abs_src = NULL, *abs_obj = NULL;
+	int r = objdir ? mkdir_p(objdir, 0755) : 0;
+
+	if (r < 0) {
+		log_error("%s: cannot create: %s", objdir, strerror(-r));
+		return r;
 	}
-	for (int i = 0; i < nf; i++)
-		free(frags[i]);
-	free(check);
-	free(dotconfig);
+	/* make -C SRC takes a relative O= from SRC, merge_config.sh from here: both absolute. */
+	abs_src = realpath(src, NULL);
+	abs_obj = realpath(objdir ? objdir : src, NULL);
+	if (!abs_src || !abs_obj) {
+		r = -errno;
+		log_error("%s: %s", abs_src ? objdir : src, strerror(-r));
+		return r;
+	}
+	struct kb b = { .o = o, .src = abs_src, .obj = abs_obj, .log = (char *)log, .start = now_ms() };
+	r = configure(&b);
+	free_frags(&b);
 	return r;
 }
 
@@ -415,6 +603,14 @@ static int collect(struct kb *b, const char *key)
 	json_object_set_new(m, "patches", b->o->patches ? json_string(b->o->patches) : json_null());
 	json_object_set_new(m, "debug", json_boolean(b->o->debug));
 	json_object_set_new(m, "kernel_release", json_string(release.buf));
+	/* Which fragments the source's version chose: the evidence of what was asked for. */
+	json_t *frags = json_array();
+	for (int i = 0; i < b->nfrags; i++) {
+		const char *base = strrchr(b->frags[i], '/');
+		bool builtin = i < b->nfrags - b->o->nfragments;
+		json_array_append_new(frags, json_string(builtin && base ? base + 1 : b->frags[i]));
+	}
+	json_object_set_new(m, "config_fragments", frags);
 	json_object_set_new(m, "built", json_string(when));
 	json_object_set_new(m, "build_seconds", json_integer((json_int_t)((now_ms() - b->start) / 1000)));
 	text = json_dumps(m, JSON_INDENT(2));
@@ -471,6 +667,7 @@ int kernel_build(const struct kernel_build_opts *o, char **out_dir)
 	b.src = xasprintf("%s/src", b.work);
 	b.out = xasprintf("%s/out", b.work);
 	b.log = xasprintf("%s/build.log", b.out);
+	b.obj = b.src;
 	if (!r)
 		r = mkdir_p(b.src, 0755);
 	if (!r)
@@ -506,5 +703,6 @@ int kernel_build(const struct kernel_build_opts *o, char **out_dir)
 	free(b.src);
 	free(b.out);
 	free(b.log);
+	free_frags(&b);
 	return r;
 }

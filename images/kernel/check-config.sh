@@ -32,16 +32,16 @@ done
 dotconfig=${!#}
 fragments=("${@:1:$#-1}")
 
-# awk reads the fragments first (requests, later wins), then the .config.
-awk -v nfrag="${#fragments[@]}" '
+# awk reads the fragments first (requests, later wins), then the .config,
+# which is told apart by name: an empty fragment has no first line to count.
+awk '
 function note_request(name, value, where) {
 	if (!(name in want))
 		order[++n] = name
 	want[name] = value
 	from[name] = where
 }
-FNR == 1 { file++ }
-file <= nfrag {
+FILENAME != ARGV[ARGC - 1] {
 	where = FILENAME ":" FNR
 	sub(/^.*\//, "", where)
 	if (match($0, /^# CONFIG_[A-Za-z0-9_]+ is not set/)) {
