@@ -29,6 +29,7 @@
 
 #include "progress.h"
 #include "proto.h"
+#include "wl_common.h"
 #include "util/units.h"
 #include "util/xalloc.h"
 
@@ -171,8 +172,9 @@ static void add_proc_fields(struct strbuf *l, const char *path, const struct fie
 		for (size_t i = 0; i < n; i++) {
 			if (strlen(map[i].src) != kl || strncmp(line, map[i].src, kl))
 				continue;
-			unsigned long long v = strtoull(line + kl + 1, NULL, 10);
-			strbuf_addf(l, " %s=%llu", map[i].key, v);
+			uint64_t v;
+			if (wl_next_uint(line + kl + 1, &v))
+				strbuf_addf(l, " %s=%llu", map[i].key, (unsigned long long)v);
 		}
 	}
 	fclose(f);
@@ -187,25 +189,32 @@ static void add_psi(struct strbuf *l)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		char kind[8];
+		size_t kl = strcspn(line, " ");
 		double avg10;
-		if (sscanf(line, "%7s avg10=%lf", kind, &avg10) == 2)
-			strbuf_addf(l, " psi_%s=%.2f", kind, avg10);
+		if (kl == 4 && (!strncmp(line, "some", 4) || !strncmp(line, "full", 4)) &&
+		    !strncmp(line + kl, " avg10=", 7) && wl_next_double(line + kl + 7, &avg10))
+			strbuf_addf(l, " psi_%.4s=%.2f", line, avg10);
 	}
 	fclose(f);
 }
 
+/* "cpu  user nice system idle iowait irq softirq ...", the first line of /proc/stat */
 static void add_cpu(struct strbuf *l)
 {
-	unsigned long long u, n, s, idle, iow, irq, sirq;
+	uint64_t t[7];
+	char line[512];
+	const char *p;
 	FILE *f = fopen("/proc/stat", "re");
 
 	if (!f)
 		return;
-	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu", &u, &n, &s, &idle, &iow, &irq,
-		   &sirq) == 7)
-		strbuf_addf(l, " cpu_busy=%llu cpu_idle=%llu cpu_iowait=%llu", u + n + s + irq + sirq,
-			    idle, iow);
+	p = fgets(line, sizeof(line), f) && !strncmp(line, "cpu ", 4) ? line + 4 : NULL;
+	for (int i = 0; i < 7 && p; i++)
+		p = wl_next_uint(p, &t[i]);
+	if (p)
+		strbuf_addf(l, " cpu_busy=%llu cpu_idle=%llu cpu_iowait=%llu",
+			    (unsigned long long)(t[0] + t[1] + t[2] + t[5] + t[6]), (unsigned long long)t[3],
+			    (unsigned long long)t[4]);
 	fclose(f);
 }
 

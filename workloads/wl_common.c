@@ -72,18 +72,50 @@ bool wl_stop_requested(void)
 	return stop != 0;
 }
 
+/* The next word of s into buf (NUL-terminated); its end, or NULL when there is none or it does not fit. */
+static const char *next_word(const char *s, char *buf, size_t size)
+{
+	size_t n;
+
+	s += strspn(s, " \t");
+	n = strcspn(s, " \t\r\n");
+	if (!n || n >= size)
+		return NULL;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return s + n;
+}
+
+const char *wl_next_uint(const char *s, uint64_t *v)
+{
+	char word[32];
+	const char *why, *end = next_word(s, word, sizeof(word));
+
+	return end && parse_uint(word, v, &why) == 0 ? end : NULL;
+}
+
+const char *wl_next_double(const char *s, double *v)
+{
+	char word[32];
+	const char *why, *end = next_word(s, word, sizeof(word));
+
+	return end && parse_double(word, v, &why) == 0 ? end : NULL;
+}
+
 long long wl_meminfo_kb(const char *field)
 {
 	char line[256];
 	size_t fl = strlen(field);
 	long long v = -1;
 	FILE *f = fopen("/proc/meminfo", "re");
+	uint64_t kb;
 
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
 		if (!strncmp(line, field, fl) && line[fl] == ':') {
-			v = strtoll(line + fl + 1, NULL, 10);
+			if (wl_next_uint(line + fl + 1, &kb) && kb <= INT64_MAX)
+				v = (long long)kb;
 			break;
 		}
 	fclose(f);

@@ -13,7 +13,15 @@ uint64_t wl_uint_arg(const char *opt, const char *v);
 /* SIGTERM/SIGINT set a flag instead of killing: workloads finish their step and exit. */
 void wl_install_stop(void);
 bool wl_stop_requested(void);
-/* Reads a /proc/meminfo field in kB; -1 when absent. */
+/* Reads a /proc/meminfo field in kB; -1 when absent or not a number. */
 long long wl_meminfo_kb(const char *field);
+/*
+ * The kernel's /proc formats, read with the checked parsers: the next word of
+ * s (after blanks, up to a blank or the end of the line) as a number. Returns
+ * the rest of s, or NULL when that word is not one (the caller leaves the
+ * field out rather than report a 0 that was never there).
+ */
+const char *wl_next_uint(const char *s, uint64_t *v);
+const char *wl_next_double(const char *s, double *v);
 
 #endif

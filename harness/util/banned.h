@@ -35,11 +35,10 @@
 #undef atoll
 #define atoll(x) BANNED(atoll)
 /*
- * Number parsing without the checks: the harness uses parse_uint/int/double/
- * size (units.h). The guest programs (TAKEOVER_GUEST_PROGRAM) still read the
- * kernel's own /proc formats with fscanf/strtoull.
+ * Number parsing without the checks: use parse_uint/int/double/size
+ * (units.h); the guest programs read the kernel's /proc formats with
+ * wl_next_uint/wl_next_double (workloads/wl_common.h) on top of them.
  */
-#ifndef TAKEOVER_GUEST_PROGRAM
 #undef strtol
 #define strtol(...) BANNED(strtol)
 #undef strtoul
@@ -52,7 +51,8 @@
 #define strtod(...) BANNED(strtod)
 #undef sscanf
 #define sscanf(...) BANNED(sscanf)
-#endif
+#undef fscanf
+#define fscanf(...) BANNED(fscanf)
 #undef system
 #define system(x) BANNED(system)
 #undef popen

@@ -3,7 +3,8 @@
  * The wire formats shared by harness and guests: the agent protocol's
  * percent-encoding and word splitting (workloads/proto.c) and the writer's
  * on-disk record with its CRC32C (workloads/record.c, linked in from the
- * guest library's sources).
+ * guest library's sources), and the guests' readers of the kernel's /proc
+ * formats (workloads/wl_common.c) on lines recorded from a Debian 12 host.
  */
 #include <check.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 
 #include "proto.h"
 #include "record.h"
+#include "wl_common.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -379,6 +381,45 @@ START_TEST(record_check_names)
 }
 END_TEST
 
+/* ---- /proc fields ---- */
+
+START_TEST(proc_numbers)
+{
+	/* After the key, as the agent hands them over: meminfo, vmstat, /proc/stat, PSI. */
+	uint64_t u[7];
+	double d;
+	const char *p;
+
+	ck_assert_ptr_nonnull(wl_next_uint("       24683784 kB\n", &u[0]));
+	ck_assert_uint_eq(u[0], 24683784);
+	ck_assert_ptr_nonnull(wl_next_uint("0\n", &u[0]));
+	ck_assert_uint_eq(u[0], 0);
+	p = "  5961 141578 34458 44423 1249 0 201 368 0 0\n";
+	for (int i = 0; i < 7; i++)
+		ck_assert_ptr_nonnull(p = wl_next_uint(p, &u[i]));
+	ck_assert_uint_eq(u[1], 141578);
+	ck_assert_uint_eq(u[3], 44423);
+	ck_assert_uint_eq(u[6], 201);
+	ck_assert_ptr_nonnull(wl_next_double("12.34 avg60=0.00 avg300=0.00 total=0\n", &d));
+	ck_assert_double_eq_tol(d, 12.34, 1e-9);
+	/* What strtoull/sscanf turned into a silent 0 or a wrapped value is refused. */
+	static const char *const bad[] = { "", "\n", "   \n", "kB\n", "-1\n", "12x kB\n",
+					   "0x10\n", "184467440737095516160\n",
+					   "123456789012345678901234567890123\n" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		u[0] = 42;
+		ck_assert_msg(!wl_next_uint(bad[i], &u[0]), "accepted '%s'", bad[i]);
+		ck_assert_uint_eq(u[0], 42);
+	}
+	ck_assert_ptr_null(wl_next_double("nan avg60=0.00\n", &d));
+	/* A /proc/stat line cut short has fewer than seven counters. */
+	p = " 5961 141578 34458\n";
+	for (int i = 0; i < 7 && p; i++)
+		p = wl_next_uint(p, &u[i]);
+	ck_assert_ptr_null(p);
+}
+END_TEST
+
 static Suite *proto_suite(void)
 {
 	Suite *s = suite_create("wire");
@@ -404,6 +445,7 @@ static Suite *proto_suite(void)
 	tcase_add_test(rec, record_deterministic);
 	tcase_add_test(rec, record_failures);
 	tcase_add_test(rec, record_check_names);
+	tcase_add_test(rec, proc_numbers);
 	suite_add_tcase(s, enc);
 	suite_add_tcase(s, words);
 	suite_add_tcase(s, rec);
