@@ -78,6 +78,14 @@ static pid_t start_agent(int *master, int *slave, bool pipe_fails)
 	return pid;
 }
 
+static void stop_agent(pid_t pid, int master, int slave)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(master);
+	close(slave);
+}
+
 START_TEST(pipe_failure_is_reported)
 {
 	struct strbuf buf = STRBUF_INIT, line = STRBUF_INIT;
@@ -89,10 +97,7 @@ START_TEST(pipe_failure_is_reported)
 	ck_assert_msg(read_line(master, &buf, "error 7 ", &line) || read_line(master, &buf, "done 7 ", &line),
 		      "no answer to the exec");
 	ck_assert_msg(strstr(line.buf, "msg=pipe") != NULL, "the agent answered: %s", line.buf);
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-	close(master);
-	close(slave);
+	stop_agent(pid, master, slave);
 	strbuf_release(&buf);
 	strbuf_release(&line);
 }
@@ -123,10 +128,7 @@ START_TEST(sample_has_every_field)
 	if (access("/proc/pressure/memory", R_OK) == 0)
 		ck_assert_msg(strstr(line.buf, " psi_some=") && strstr(line.buf, " psi_full="), "no PSI in: %s",
 			      line.buf);
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-	close(master);
-	close(slave);
+	stop_agent(pid, master, slave);
 	strbuf_release(&buf);
 	strbuf_release(&line);
 }
