@@ -4,8 +4,9 @@
 # Runs `takeover run --iterations N` (or reads a directory of iterations it
 # made) and prints per iteration: how the cluster came up (cold, cold+saved
 # then restored, or warm from the snapshot) and how long that took, roles, the scenario's own time
-# (writers started to the end of the observe window: the steady-state and
-# fault steps), verification and wall time; then the medians, the ratio of
+# (writers started to the end of the observe window, from the timeline: the
+# steady-state step, the wait of [fault] after, and the fault step, which
+# ends with the observe window), verification and wall time; then the medians, the ratio of
 # wall time to the scenario's own time, judged failovers an hour, and the
 # failure rate with its 95 % interval (takeover's own summary).
 # Usage: bench/iterations.sh [-n N] [-d ITERATIONS_DIR] [TAKEOVER_BINARY] [SCENARIO]
@@ -36,14 +37,18 @@ printf '%-5s %-22s %-10s %8s %7s %9s %8s %8s\n' iter verdict up up_s roles_s sce
 rows=$(for r in $(ls -d "$dir"/iter-* | sort -t- -k2 -n); do
 	j=$r/report.json
 	[ -f "$j" ] || { printf '%-5s %-22s (no report)\n' "${r##*/}" ERROR; continue; }
-	jq -r --arg it "${r##*/}" '
+	# ms from the first writer's start to the fault, from the timeline (0 when either is missing)
+	lead=$(jq -rs '([.[] | select(.ev == "writer-start") | .t] | min) as $w
+		| ([.[] | select(.ev == "fault") | .t] | first) as $f
+		| if $w != null and $f != null then $f - $w else 0 end' "$r/timeline.jsonl" 2>/dev/null || echo 0)
+	jq -r --arg it "${r##*/}" --argjson lead "$lead" '
 		def step($n): ([.steps[] | select(.name == $n) | .seconds] | first) // 0;
 		def mode: if .cluster_up == null then "cold"
 			elif .cluster_up.saved then "cold+saved"
 			else .cluster_up.mode end;
 		[$it, .verdict.class, step("roles"),
-		 (step("steady-state") + step("fault")), step("data-integrity"), .duration_s, mode,
-		 step("cluster-up")]
+		 (if $lead > 0 then $lead / 1000 + step("fault") else step("steady-state") + step("fault") end),
+		 step("data-integrity"), .duration_s, mode, step("cluster-up")]
 		| "\(.[0]) \(.[1]) \(.[2]) \(.[3]) \(.[4]) \(.[5]) \(.[6]) \(.[7])"' "$j" |
 		awk '{ printf "%-5s %-22s %-10s %8.1f %7.1f %9.1f %8.1f %8.1f\n", $1, $2, $7, $8, $3, $4, $5, $6 }'
 done)
