@@ -545,7 +545,7 @@ static int compile(struct kb *b)
 	strbuf_release(&cfg);
 	free(dotconfig);
 	const char *bz[] = { "make", "-C", b->src, jobs, "bzImage", modules ? "modules" : NULL, NULL };
-	phase(b, "compiling (make %s bzImage%s; 15-40 min on 2 cores)", jobs, modules ? " modules" : "");
+	phase(b, "compiling (make %s bzImage%s; 10-30 min on 2 cores)", jobs, modules ? " modules" : "");
 	r = run_logged(b, bz, "make bzImage modules");
 	if (r)
 		return r;
