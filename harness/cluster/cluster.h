@@ -45,14 +45,14 @@ struct node {
 };
 
 /* How `up` went, for report.json: warm or cold, and each stage's time. */
-#define UP_MAX_STAGES 16
+#define UP_MAX_STAGES 32
 struct up_record {
 	bool warm;          /* restored from a snapshot */
 	bool saved;         /* this `up` booted cold and saved the snapshot it then restored */
 	char snapshot[17];  /* the shape's key */
 	char fallback[256]; /* why no snapshot was used ("" when one was, or none was wanted) */
 	int nstages;
-	struct { char name[32]; uint64_t ms; } stages[UP_MAX_STAGES]; /* each stage's own time */
+	struct { char name[48]; uint64_t ms; } stages[UP_MAX_STAGES]; /* each stage's own time */
 	uint64_t total_ms;
 };
 

@@ -659,6 +659,7 @@ static int up_once(const struct scenario *sc, const struct up_opts *o, const str
 		if (!o->quiet)
 			log_info("%-28s done (%llus): %s", "snapshot saved", (unsigned long long)((now_ms() - t0) / 1000),
 				 snap.dir);
+		step(c, 0, true, "snapshot saved", t0);
 		r = UP_AGAIN_WARM;
 	} else if (r < 0) {
 		/* Half saved: the domains may be gone. Boot again, without saving. */
@@ -676,6 +677,16 @@ out:
 	return r;
 }
 
+/* Appends the stages of src to dst, each name after prefix ("cold: "). */
+static void append_stages(struct up_record *dst, const char *prefix, const struct up_record *src)
+{
+	for (int i = 0; i < src->nstages && dst->nstages < UP_MAX_STAGES; i++) {
+		snprintf(dst->stages[dst->nstages].name, sizeof(dst->stages[0].name), "%s%s", prefix,
+			 src->stages[i].name);
+		dst->stages[dst->nstages++].ms = src->stages[i].ms;
+	}
+}
+
 int cluster_up(const struct scenario *sc, const struct up_opts *o, struct cluster *c)
 {
 	struct image_opts io = { .cache_dir = o->cache_dir, .quiet = o->quiet };
@@ -683,6 +694,8 @@ int cluster_up(const struct scenario *sc, const struct up_opts *o, struct cluste
 	char fallback[sizeof(c->up.fallback)] = "";
 	bool saved = false;
 	uint64_t t0 = now_ms();
+	/* What came before the last attempt: the image, and every attempt that did not end it. */
+	struct up_record before = { 0 };
 	struct image img;
 	char name[CLUSTER_NAME_MAX + 1];
 	int r;
@@ -700,6 +713,8 @@ int cluster_up(const struct scenario *sc, const struct up_opts *o, struct cluste
 	r = image_ensure(&io, &img);
 	if (r < 0)
 		return r;
+	snprintf(before.stages[0].name, sizeof(before.stages[0].name), "guest image");
+	before.stages[before.nstages++].ms = now_ms() - t0;
 	r = cluster_claim_name(o->name, name, sizeof(name));
 	if (r < 0) {
 		log_error("cannot create cluster %s in %s: %s", o->name ? o->name : "", cluster_state_root(),
@@ -722,6 +737,7 @@ int cluster_up(const struct scenario *sc, const struct up_opts *o, struct cluste
 			saved = true;
 		else
 			snprintf(fallback, sizeof(fallback), "%s", c->up.fallback);
+		append_stages(&before, c->up.warm ? "warm: " : "cold: ", &c->up);
 		try = r == UP_AGAIN_WARM || (r == UP_AGAIN_COLD && !saved) ? UP_TRY_WARM : UP_TRY_COLD;
 		cluster_release(c);
 		cluster_down(name);
@@ -736,6 +752,9 @@ int cluster_up(const struct scenario *sc, const struct up_opts *o, struct cluste
 		r = -EIO; /* cannot happen: the fourth attempt is cold and saves nothing */
 	c->up.saved = saved;
 	snprintf(c->up.fallback, sizeof(c->up.fallback), "%s", fallback);
+	append_stages(&before, "", &c->up);
+	c->up.nstages = before.nstages;
+	memcpy(c->up.stages, before.stages, sizeof(before.stages));
 	c->up.total_ms = now_ms() - t0;
 	image_release(&img);
 	if (r < 0) {
