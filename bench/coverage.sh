@@ -32,7 +32,10 @@ report() { # report LABEL < "file hit lines"
 			printf "  %-10s %5.1f%% of %5d lines\n", "all", 100 * th / tn, tn }'
 }
 find "$b" -name '*.gcda' -delete
-ctest --test-dir "$b" -L unit >/dev/null || true
+# Each suite's own summary ("N% tests passed, ...") is printed: a figure from failing tests means less.
+ctest --test-dir "$b" -L unit --output-on-failure >"$b/coverage-unit.log" 2>&1 || true
+grep -E 'tests passed|\(Failed\)|\(Timeout\)' "$b/coverage-unit.log" || true
 measure | report "unit tests"
-ctest --test-dir "$b" -L integration >/dev/null || true
+ctest --test-dir "$b" -L integration --output-on-failure >"$b/coverage-integration.log" 2>&1 || true
+grep -E 'tests passed|\(Failed\)|\(Timeout\)|Test +#' "$b/coverage-integration.log" || true
 measure | report "unit + integration tests"
