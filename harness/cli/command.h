@@ -17,7 +17,7 @@ struct command {
 
 extern const struct command command_check, command_image, command_run, command_up,
 	command_status, command_down, command_exec, command_sysrq, command_kernel,
-	command_compare, command_report, command_help;
+	command_compare, command_report, command_triage, command_help;
 
 /* Prints "usage: takeover <usage>" and a hint to stderr; returns TK_EXIT_USAGE. */
 int command_usage_error(const struct command *cmd, const char *fmt, ...)

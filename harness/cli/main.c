@@ -30,6 +30,7 @@ static const struct command *const commands[] = {
 	&command_kernel,
 	&command_compare,
 	&command_report,
+	&command_triage,
 	&command_help,
 };
 

@@ -361,7 +361,7 @@ START_TEST(tail_hung_task_real)
 	struct seen s, bytes, whole;
 
 	one_report("hung-task.log", "hung-task", SEV_INFO,
-		   "INFO: task hung in __filemap_fdatawait_range", &s);
+		   "INFO: task hung in nfs_file_fsync", &s);
 	ck_assert_double_eq_tol(s.r[0].kernel_time, 340.899074, 1e-6);
 	ck_assert_msg(!strncmp(s.r[0].text, head, strlen(head)), "%s", s.r[0].text);
 	ck_assert_ptr_nonnull(strstr(s.r[0].text, "\nfolio_wait_writeback+0x28/0x80\n"
@@ -395,11 +395,11 @@ START_TEST(tail_hung_task_repeated_real)
 		double kt;
 		const char *title;
 	} want[] = {
-		{ "hung-task", 340.899074, "INFO: task hung in __filemap_fdatawait_range" },
-		{ "hung-task", 371.618582, "INFO: task hung in __filemap_fdatawait_range" },
+		{ "hung-task", 340.899074, "INFO: task hung in nfs_file_fsync" },
+		{ "hung-task", 371.618582, "INFO: task hung in nfs_file_fsync" },
 		{ "nfsd", 382.739089, "NFSD: Using UMH upcall client tracking operations." },
 		{ "nfsd", 382.741722, "NFSD: starting 10-second grace period (net f0000000)" },
-		{ "hung-task", 402.339456, "INFO: task hung in __filemap_fdatawait_range" },
+		{ "hung-task", 402.339456, "INFO: task hung in nfs_file_fsync" },
 	};
 	struct seen s;
 

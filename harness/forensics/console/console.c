@@ -19,6 +19,17 @@ const struct classifier *const console_classifiers[] = {
 	NULL,
 };
 
+/* dmesg -T's "Mon Dec  7 07:40:26 2026": a weekday, a month, hh:mm:ss and a year. */
+static bool is_wall_clock(const char *s)
+{
+	size_t n = strlen(s);
+	const char *colon = strchr(s, ':');
+
+	return n >= 20 && isalpha((unsigned char)s[0]) && colon && colon > s + 2 &&
+	       isdigit((unsigned char)colon[-1]) && colon[3] == ':' &&
+	       isdigit((unsigned char)s[n - 1]) && isdigit((unsigned char)s[n - 4]) && s[n - 5] == ' ';
+}
+
 double console_clean_line(char *line)
 {
 	char *w = line;
@@ -45,8 +56,10 @@ double console_clean_line(char *line)
 		double v;
 		if (end && end > digits && end - digits < (ptrdiff_t)sizeof(num)) {
 			snprintf(num, sizeof(num), "%.*s", (int)(end - digits), digits);
-			if (parse_double(num, &v, &why) == 0) {
+			bool stamp = parse_double(num, &v, &why) == 0;
+			if (stamp)
 				t = v;
+			if (stamp || is_wall_clock(num)) {
 				end++;
 				while (*end == ' ')
 					end++;
@@ -77,6 +90,8 @@ static const char *const boring_prefixes[] = {
 	"entry_SYSCALL", "ret_from_fork", "kthread", "worker_thread", "process_one_work",
 	"dump_stack", "show_stack", "__warn", "warn_slowpath", "report_bug", "handle_bug",
 	"exc_invalid_op", "asm_exc_", "asm_sysvec", "sysvec_", "__sysvec", "irq_exit",
+	"__filemap_fdatawait_range", "filemap_fdatawait", "filemap_fdatawrite", "__filemap_fdatawrite",
+	"filemap_write_and_wait", "file_write_and_wait", "file_check_and_advance_wb_err",
 	"rpc_wait_bit_killable", "__rpc_wait_for_completion_task", "rpc_wait_for_completion",
 	"schedule_timeout", "schedule_preempt_disabled", "percpu_rwsem_wait", "__percpu_down",
 	"lock_acquire", "__lock_acquire", "lock_release", "print_circular_bug",
@@ -197,11 +212,13 @@ static void take_line(struct console_tail *t, char *line)
 	double kt = console_clean_line(line);
 	const struct classifier *c = console_classify(line);
 
+	t->lineno++;
 	if (c && !continues_report(t, c, line)) {
 		finish(t);
 		t->in_report = true;
 		t->cur.c = c;
 		t->cur.kernel_time = kt;
+		t->cur.line = t->lineno;
 		t->cur_lines = 0;
 		strbuf_addstr(&t->cur.text, line);
 		strbuf_addch(&t->cur.text, '\n');

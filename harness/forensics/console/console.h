@@ -41,6 +41,7 @@ struct console_report {
 	char title[160];
 	struct strbuf text;
 	double kernel_time;       /* the kernel's own [seconds] stamp of the first line, -1 if none */
+	unsigned line;            /* the first line's number in what was fed (1 = the first line) */
 };
 
 typedef void (*console_sink)(void *ctx, const struct console_report *rep);
@@ -51,6 +52,7 @@ struct console_tail {
 	struct console_report cur;
 	int cur_lines;
 	bool in_report;
+	unsigned lineno;          /* lines taken so far */
 	console_sink sink;
 	void *ctx;
 };
@@ -66,7 +68,11 @@ void console_tail_flush(struct console_tail *t);
 void console_tail_idle(struct console_tail *t);
 void console_tail_release(struct console_tail *t);
 
-/* Strips CR, ANSI escapes and the "[   12.345678] " prefix in place; returns the kernel time or -1. */
+/*
+ * Strips CR, ANSI escapes and the "[   12.345678] " prefix in place; returns
+ * the kernel time or -1. dmesg -T's "[Mon Dec  7 07:40:26 2026] " goes too
+ * (a wall-clock time, so -1).
+ */
 double console_clean_line(char *line);
 /* Classifies one cleaned line; NULL when it starts no report. */
 const struct classifier *console_classify(const char *line);

@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# takeover triage on the console fixtures (tests/fixtures/console/, each
+# one's source in its README): the findings, their lines and syzkaller-style
+# titles as triage.expected lists them, and the same findings from each
+# fixture in the shapes people paste a log in: dmesg -T, syslog and
+# journalctl -k lines, quoted in a mail ("> ", "> > "), indented, and piped
+# on standard input. Exit 1 with a fatal report, 0 without, 2 on a file
+# that cannot be read.
+# Usage: test-triage.sh TAKEOVER CONSOLE_FIXTURES
+set -euo pipefail
+tk=$1 fx=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "test-triage: $*" >&2; exit 1; }
+
+cd "$fx"
+rc=0; "$tk" triage *.log >"$tmp/out" || rc=$?
+[ $rc = 1 ] || fail "all fixtures: exit $rc, want 1 (fatal reports among them)"
+diff -u triage.expected "$tmp/out" || fail "findings differ from triage.expected"
+
+# Each shape must give every fixture's findings, line for line.
+shape() {
+	case $1 in
+	dmesg-T) sed -E 's/^\[ *[0-9]+\.[0-9]+\] /[Mon Dec  7 07:40:26 2026] /' ;;
+	syslog) sed -E 's/^\[ *[0-9]+\.[0-9]+\] //; s/^/Dec  7 07:40:26 n1 kernel: /' ;;
+	journal) sed -E 's/^/Dec 07 07:40:26 n1 kernel: /' ;;
+	quoted) sed -E 's/^/> /' ;;
+	quoted2) sed -E 's/^/> > /' ;;
+	indented) sed -E 's/^/    /' ;;
+	esac
+}
+for s in dmesg-T syslog journal quoted quoted2 indented; do
+	n=0
+	for f in *.log; do
+		shape $s <"$f" >"$tmp/$f"
+		want=$(grep "^$f:" triage.expected | cut -d: -f2-)
+		got=$(cd "$tmp" && "$tk" triage "$f" | cut -d: -f2-) || true
+		[ "$got" = "$want" ] || fail "$s $f: got [$got], want [$want]"
+		n=$((n + $(printf '%s' "$want" | grep -c . || true)))
+	done
+	[ $n -gt 30 ] || fail "$s: only $n findings checked"
+done
+
+# Standard input, and the exit codes.
+got=$("$tk" triage - <hung-task.log) || fail "hung task only: exit $?, want 0"
+[ "$got" = "-:1: hung-task: INFO: task hung in nfs_file_fsync" ] || fail "stdin: $got"
+rc=0; "$tk" triage oops-null-deref.log >/dev/null || rc=$?
+[ $rc = 1 ] || fail "oops: exit $rc, want 1"
+rc=0; "$tk" triage "$tmp/none.log" 2>"$tmp/err" >/dev/null || rc=$?
+[ $rc = 2 ] && grep -q "none.log: No such file" "$tmp/err" && [ "$(wc -l <"$tmp/err")" = 1 ] ||
+	fail "missing file: exit $rc, $(cat "$tmp/err")"
+rc=0; "$tk" triage >/dev/null 2>&1 || rc=$?
+[ $rc = 2 ] || fail "no FILE: exit $rc, want 2"
+
+# --json: the same findings, with their fields and types.
+"$tk" triage --json *.log >"$tmp/json" || true
+jq -e 'length > 30 and all(.[]; (.file|type)=="string" and (.line|type)=="number" and
+	(.family|type)=="string" and (.title|type)=="string" and
+	(.severity=="fatal" or .severity=="info") and
+	(.kernel_time==null or (.kernel_time|type)=="number"))' "$tmp/json" >/dev/null ||
+	fail "--json: bad fields"
+[ "$(jq -r '.[] | "\(.file):\(.line): \(.family): \(.title)"' "$tmp/json")" = "$(cat triage.expected)" ] ||
+	fail "--json: findings differ from the text output"
+echo "test-triage: ok"
