@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/strbuf.h"
+
 static const char *prop(xmlNodePtr n, const char *name, char *buf, size_t len)
 {
 	xmlChar *v = xmlGetProp(n, BAD_CAST name);
@@ -102,15 +104,27 @@ static void parse_fence(xmlXPathContextPtr ctx, struct crm_status *st)
 static void parse_failures(xmlXPathContextPtr ctx, struct crm_status *st)
 {
 	xmlXPathObjectPtr o = query(ctx, "/pacemaker-result/failures/failure");
-	char id[96], task[32], node[16], status[64];
+	char id[96], task[32], node[16], status[64], exitstatus[64], reason[96];
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 
 	if (!o)
 		return;
 	st->failures = o->nodesetval->nodeNr;
 	xmlNodePtr f = o->nodesetval->nodeTab[0];
-	snprintf(st->first_failure, sizeof(st->first_failure), "%s %s on %s: %s",
-		 prop(f, "op_key", id, sizeof(id)), prop(f, "task", task, sizeof(task)),
-		 prop(f, "node", node, sizeof(node)), prop(f, "status", status, sizeof(status)));
+	/*
+	 * status says how the operation ended ("complete", "Timed Out"), exitstatus
+	 * what the agent returned ("error", "not running"), exitreason its own words.
+	 */
+	prop(f, "exitstatus", exitstatus, sizeof(exitstatus));
+	prop(f, "exitreason", reason, sizeof(reason));
+	strbuf_addf(&sb, "%s %s on %s: %s", prop(f, "op_key", id, sizeof(id)),
+		    prop(f, "task", task, sizeof(task)), prop(f, "node", node, sizeof(node)),
+		    prop(f, "status", status, sizeof(status)));
+	if (exitstatus[0])
+		strbuf_addf(&sb, ", %s", exitstatus);
+	if (reason[0])
+		strbuf_addf(&sb, " (%s)", reason);
+	snprintf(st->first_failure, sizeof(st->first_failure), "%s", sb.buf);
 	xmlXPathFreeObject(o);
 }
 

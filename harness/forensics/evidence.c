@@ -105,7 +105,13 @@ static void classify(struct run *r, int node, struct forensics *fx)
 	for (size_t i = 0; i < fx->blocked.ntasks; i++)
 		writer_blocked |= !strcmp(fx->blocked.tasks[i].comm, WRITER_COMM) &&
 				  !strcmp(fx->blocked.tasks[i].state, "D");
-	if (writer_blocked)
+	/*
+	 * Fenced (or crashed) and booted again since the fault: what sysrq shows
+	 * now says nothing about the hang (the writer and its waits are gone).
+	 */
+	if (r->t_fault && rn->booted_t > r->t_fault)
+		fx->cls = HANG_REBOOTED;
+	else if (writer_blocked)
 		fx->cls = HANG_DEADLOCK;
 	else if (fx->guest_cpu_busy < 0)
 		fx->cls = HANG_UNKNOWN;

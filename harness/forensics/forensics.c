@@ -13,6 +13,8 @@ const char *hang_class_name(enum hang_class c)
 		return "DEADLOCK";
 	case HANG_LIVELOCK:
 		return "LIVELOCK";
+	case HANG_REBOOTED:
+		return "REBOOTED";
 	case HANG_UNKNOWN:
 		break;
 	}

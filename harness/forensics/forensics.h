@@ -16,6 +16,7 @@ enum hang_class {
 	HANG_NONE,     /* no capture happened */
 	HANG_DEADLOCK, /* no progress and the guest's vCPU mostly idle */
 	HANG_LIVELOCK, /* no or tiny progress while the guest's vCPU is busy */
+	HANG_REBOOTED, /* the node rebooted after the fault, before the capture: its stacks are of the new boot */
 	HANG_UNKNOWN,  /* captured, but the CPU figures were not available */
 };
 

@@ -153,6 +153,11 @@ void report_why_line(struct strbuf *out, const struct forensics *fx)
 	char bytes[32];
 
 	report_human_bytes((double)fx->bytes_in_window, bytes, sizeof(bytes));
+	if (fx->cls == HANG_REBOOTED) {
+		strbuf_addf(out, "no hang class: %s rebooted after the fault, before this capture "
+			    "(its stacks are of the new boot)", fx->node[0] ? fx->node : "?");
+		return;
+	}
 	strbuf_addf(out, "%s on %s (", hang_class_name(fx->cls), fx->node[0] ? fx->node : "?");
 	if (isfinite(fx->guest_cpu_busy) && fx->guest_cpu_busy >= 0)
 		strbuf_addf(out, "guest CPU %.0f%% busy over %.1fs", fx->guest_cpu_busy * 100.0,

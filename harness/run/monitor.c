@@ -212,6 +212,8 @@ static void on_agent_msg(void *ctx, struct channel *ch, char **w, int n)
 		on_crm_done(r, w, n);
 	} else if (!strcmp(w[0], "hello")) {
 		timeline_event(&r->tl, "hello", ch->node, fields_json(w, n, 1));
+		if (ch->rebooted)
+			r->nodes[idx].booted_t = timeline_now(&r->tl);
 		/* A new boot: its workloads are gone; the pressure comes back, as after an OOM kill. */
 		if (ch->rebooted && r->nodes[idx].hog_running) {
 			r->nodes[idx].hog_running = false;

@@ -50,6 +50,7 @@ struct run_node {
 	int hog_starts;            /* how often its hog was started (restarts: hog_starts - 1) */
 	uint64_t hog_restart_t;    /* timeline ms at which to start the hog again; 0: none due */
 	struct oom_counter oom;    /* its vmstat oom_kill, as last sampled */
+	uint64_t booted_t;         /* timeline ms of the agent's hello from a new boot; 0: none */
 };
 
 struct run {

@@ -98,6 +98,7 @@ static void load_crm(const json_t *o, uint64_t t, struct verdict_input *in)
 	c->fenced = in->victim[0] && in_array(json_object_get(o, "fenced"), in->victim);
 	c->fence_failed = in->victim[0] && in_array(json_object_get(o, "fence_failed"), in->victim);
 	c->takeover_fenced = tk[0] && in_array(json_object_get(o, "fenced"), tk);
+	copy(c->failure, sizeof(c->failure), jstr(o, "first_failure"));
 	c->fs = !strcmp(json_string_value(json_array_get(m, CRM_FS)) ?: "", tk);
 	c->nfsd = !strcmp(json_string_value(json_array_get(m, CRM_NFSD)) ?: "", tk);
 	c->export_ = !strcmp(json_string_value(json_array_get(m, CRM_EXPORT)) ?: "", tk);

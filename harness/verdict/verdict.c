@@ -325,6 +325,30 @@ static int64_t takeover_fenced_at(const struct verdict_input *in)
 	return -1;
 }
 
+/*
+ * Pacemaker's first failed action on the takeover node after the fault and
+ * before it was fenced (a stop that fails is fenced: on-fail=fence), with
+ * when it was first seen, ms after the fault; NULL when there was none, and
+ * the fence then came because the node stopped answering.
+ */
+static const char *failed_action_before(const struct verdict_input *in, int64_t fenced,
+					int64_t *at)
+{
+	char on[16];
+
+	snprintf(on, sizeof(on), " on %s: ", in->takeover);
+	for (size_t i = 0; fenced >= 0 && i < in->ncrm; i++) {
+		const struct vcrm *c = &in->crm[i];
+		if (c->t < in->t_fault || (int64_t)(c->t - in->t_fault) > fenced)
+			continue;
+		if (strstr(c->failure, on)) {
+			*at = (int64_t)(c->t - in->t_fault);
+			return c->failure;
+		}
+	}
+	return NULL;
+}
+
 static bool judge_takeover(const struct verdict_input *in, struct verdict *v,
 			   const struct vseries *tk)
 {
@@ -347,7 +371,15 @@ static bool judge_takeover(const struct verdict_input *in, struct verdict *v,
 			    "the run ended %.0fs after the fault, before takeover_timeout (%s) passed",
 			    (double)(in->t_end - in->t_fault) / 1000.0, lim);
 	if (group_late) {
-		int64_t tk_fenced = takeover_fenced_at(in);
+		int64_t tk_fenced = takeover_fenced_at(in), failed_at;
+		const char *failure = failed_action_before(in, tk_fenced, &failed_at);
+		if (tk_fenced >= 0 && failure)
+			return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
+				    "the NFS group was not running on %s within %s of the fault: an action "
+				    "failed there %.0fs after the fault (%s) and the cluster fenced %s "
+				    "itself %.0fs after the fault",
+				    in->takeover, lim, (double)failed_at / 1000.0, failure, in->takeover,
+				    (double)tk_fenced / 1000.0);
 		if (tk_fenced >= 0)
 			return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
 				    "the NFS group was not running on %s within %s of the fault: the cluster "

@@ -101,6 +101,7 @@ struct vcrm {
 	bool fenced; /* the fence history shows the victim fenced */
 	bool fence_failed; /* ... or an attempt to fence it that failed */
 	bool takeover_fenced; /* the fence history shows the takeover node fenced */
+	char failure[256];    /* Pacemaker's first failed action, "" when none */
 };
 
 struct verdict_input {

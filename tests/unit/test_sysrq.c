@@ -474,6 +474,8 @@ START_TEST(hang_class_names)
 	ck_assert_str_eq(hang_class_name(HANG_DEADLOCK), "DEADLOCK");
 	ck_assert_str_eq(hang_class_name(HANG_LIVELOCK), "LIVELOCK");
 	ck_assert_str_eq(hang_class_name(HANG_UNKNOWN), "unknown");
+	ck_assert_str_eq(hang_class_name(HANG_REBOOTED), "REBOOTED");
+	ck_assert_int_eq(hang_class_from_name("REBOOTED"), HANG_REBOOTED);
 	ck_assert_str_eq(hang_class_name((enum hang_class)42), "unknown");
 	forensics_release(&fx);
 	parse_fixture("sysrq-w-nfs-blocked.log");

@@ -374,6 +374,31 @@ START_TEST(recorded_pressure_back)
 END_TEST
 
 /*
+ * Recorded on stock 6.12 (the default scenario, iteration 1 of 3): nfsd's
+ * start failed on the takeover node 29 s after the fault, its stop failed
+ * too, and the cluster fenced the node at +50 s. The reason names the
+ * failed action; without it the fence reads as a node that stopped answering.
+ */
+START_TEST(recorded_takeover_fenced_after_failed_action)
+{
+	struct scenario rsc;
+
+	load_recorded("takeover-fenced-6.12", &rsc);
+	ck_assert_msg(v.cls == VERDICT_FAIL_TAKEOVER_TIMEOUT, "%s: %s", verdict_name(v.cls), v.reason);
+	ck_assert_str_eq(v.node, "n1");
+	ck_assert_msg(strstr(v.reason, "an action failed there 29s after the fault "
+				       "(nfsd_start_0 start on n1: complete) and the cluster fenced n1 "
+				       "itself 50s after the fault"), "%s", v.reason);
+	for (size_t i = 0; i < in.ncrm; i++)
+		in.crm[i].failure[0] = '\0';
+	verdict_judge(&in, &v);
+	ck_assert_msg(strstr(v.reason, "fenced n1 itself 50s after the fault (it stopped responding"),
+		      "%s", v.reason);
+	scenario_release(&rsc);
+}
+END_TEST
+
+/*
  * scenarios/negative-control.ini as CI ran it (dfaa1f3's harness): loop-back
  * NFS blocked on the takeover node 10 s after its writes resumed, so the
  * writer stalls until the end of the observe window. The only FAIL class
@@ -1117,6 +1142,7 @@ static Suite *timeline_suite(void)
 	tcase_add_test(recorded, recorded_pressure_lost);
 	tcase_add_test(recorded, recorded_pressure_back);
 	tcase_add_test(recorded, recorded_stall);
+	tcase_add_test(recorded, recorded_takeover_fenced_after_failed_action);
 	tcase_add_test(synth, synthetic_pass);
 	tcase_add_test(synth, malformed_lines_skipped);
 	tcase_add_test(synth, error_event_is_error);
