@@ -3,7 +3,8 @@
  * takeover report RESULTS_DIR [--scenario FILE] [--write]: judge a finished
  * run again from its timeline.jsonl. With another scenario file the same
  * recording is judged by other criteria (say, a stricter max_stall) without
- * booting anything; --write regenerates report.json, junit.xml and the plot.
+ * booting anything; --write regenerates report.json, junit.xml,
+ * report.kcidb.json and the plot.
  *
  * takeover report DIR DIR...: the verdict over many runs (a directory of
  * iterations, or run directories from separate runs or hosts), from their
@@ -117,13 +118,7 @@ static int cmd_report(int argc, char **argv)
 	report_add_verdict_steps(&rep);
 	report_summary(&rep, stdout);
 	if (write) {
-		char *p = xasprintf("%s/report.json", dir);
-		report_json(&rep, p);
-		free(p);
-		p = xasprintf("%s/junit.xml", dir);
-		report_junit(&rep, p);
-		free(p);
-		report_plot(&rep, dir);
+		report_write_all(&rep, dir);
 	}
 	rc = verdict_exit_code(v.cls);
 	verdict_input_release(&in);
@@ -140,12 +135,14 @@ const struct command command_report = {
 	  "Reads RESULTS_DIR/timeline.jsonl and judges it with RESULTS_DIR/scenario.ini,\n"
 	  "or with --scenario FILE (other criteria for the same recording). Prints the\n"
 	  "summary and exits with the verdict's code; --write regenerates report.json,\n"
-	  "junit.xml and the plot as the run wrote them (the run's steps, nodes and\n"
+	  "junit.xml, report.kcidb.json and the plot as the run wrote them (the run's\n"
+	  "steps, nodes and\n"
 	  "teardown are in its timeline; only the captured stacks are not re-read).\n\n"
 	  "Given a directory of iterations (`run --iterations`), or several run or\n"
 	  "iteration directories (from separate runs, or other hosts), prints the verdict\n"
 	  "over all of them from their report.json files: verdict counts, the failure\n"
 	  "rate with its 95 % Wilson interval, resume time and rate (median, min, max);\n"
-	  "--write rewrites a directory of iterations' summary.json. Exit status then:\n"
+	  "--write rewrites a directory of iterations' summary.json and its\n"
+	  "report.kcidb.json (every iteration's KCIDB data in one). Exit status then:\n"
 	  "1 when any run failed, else 125 when any could not be judged, else 0."
 };

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "util/fs.h"
 #include "util/log.h"
+#include "util/sha256.h"
 #include "util/spawn.h"
 #include "util/xalloc.h"
 
@@ -158,4 +160,66 @@ int kernel_tree_artifacts(const char *tree, char **bzimage, char **modules_root,
 	}
 	*bzimage = bz;
 	return 0;
+}
+
+/* One line of git's output for the tree, or JSON null when it is not a git checkout. */
+static json_t *git_line(const char *tree, const char *const *args)
+{
+	const char *argv[8] = { "git", "-C", tree };
+	struct strbuf out = STRBUF_INIT;
+	json_t *v = json_null();
+	size_t n = 3;
+
+	for (; *args && n < 7; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+	if (spawn_simple(argv, 10000, &out) == 0) {
+		strbuf_rtrim(&out);
+		if (out.len && !strchr(out.buf, '\n')) {
+			json_decref(v);
+			v = json_string(out.buf);
+		}
+	}
+	strbuf_release(&out);
+	return v ? v : json_null();
+}
+
+json_t *kernel_identity(const char *bzimage, bool from_image, const char *tree)
+{
+	json_t *o = json_object(), *build = NULL;
+
+	json_object_set_new(o, "origin", json_string(tree ? "tree" : from_image ? "image" : "bzimage"));
+	json_object_set_new(o, "bzimage", bzimage ? json_string(bzimage) : json_null());
+	/* The binary's own name: the same bzImage gets the same build ID wherever it came from. */
+	struct sha256 h;
+	char key[17];
+	sha256_init(&h);
+	if (bzimage && sha256_file(&h, bzimage) == 0) {
+		sha256_key16(&h, key);
+		json_object_set_new(o, "bzimage_sha256_16", json_string(key));
+	} else {
+		json_object_set_new(o, "bzimage_sha256_16", json_null());
+	}
+	/* A kernel `takeover kernel build` made sits in its cache directory beside its manifest. */
+	if (bzimage && !from_image && !tree) {
+		char *dir = xstrdup(bzimage), *slash = strrchr(dir, '/');
+		if (slash) {
+			*slash = '\0';
+			char *m = xasprintf("%s/manifest.json", dir);
+			build = json_load_file(m, 0, NULL);
+			free(m);
+		}
+		free(dir);
+	}
+	json_object_set_new(o, "build", json_is_object(build) ? build : json_null());
+	if (build && !json_is_object(build))
+		json_decref(build);
+	json_object_set_new(o, "tree", tree ? json_string(tree) : json_null());
+	json_object_set_new(o, "git_commit",
+			    tree ? git_line(tree, (const char *const[]){ "rev-parse", "--verify", "HEAD", NULL })
+				 : json_null());
+	json_object_set_new(o, "git_describe",
+			    tree ? git_line(tree, (const char *const[]){ "describe", "--always", "--dirty", NULL })
+				 : json_null());
+	return o;
 }

@@ -23,6 +23,18 @@ int kernel_modules_disk(const char *dir, const char *release, const char *img);
 /* For --kernel-tree: the tree's bzImage path (must exist) and its modules staged under stage_dir. */
 int kernel_tree_artifacts(const char *tree, char **bzimage, char **modules_root, const char *stage_dir);
 
+/*
+ * What a run's report names the kernel under test by (the timeline's
+ * run-start "kernel"): {"origin": "image" | "bzimage" | "tree", "bzimage":
+ * path, "build": the manifest.json of a kernel `takeover kernel build` made
+ * (its cache key, source, patches, config fragments) or null, "tree": the
+ * --kernel-tree or null, "git_commit" / "git_describe": that tree's HEAD
+ * when it is a git checkout, else null, "bzimage_sha256_16": the first 16
+ * hex digits of the bzImage's sha256}. from_image: the image's own kernel.
+ */
+struct json_t;
+struct json_t *kernel_identity(const char *bzimage, bool from_image, const char *tree);
+
 /* `takeover kernel build`: see kernel_build.c. */
 struct kernel_build_opts {
 	const char *source;      /* "debian-6.1", "debian-6.12" or a source tree */

@@ -7,6 +7,23 @@
 
 #include "forensics/console/console.h"
 
+const struct report_file report_files[REPORT_NFILES] = {
+	{ NULL, "report.json" },
+	{ "junit", "junit.xml" },
+	{ "kcidb", "report.kcidb.json" },
+	{ "timeline", "timeline.jsonl" },
+	{ "plot", "progress.svg" },
+	{ "scenario", "scenario.ini" },
+};
+
+const char *report_file_name(const char *key)
+{
+	for (size_t i = 0; i < REPORT_NFILES; i++)
+		if (key ? report_files[i].key && !strcmp(report_files[i].key, key) : !report_files[i].key)
+			return report_files[i].name;
+	return NULL;
+}
+
 const struct report_phase report_phases[REPORT_NPHASES] = {
 	{ "seen_offline", "failure seen", offsetof(struct phases, seen_offline) },
 	{ "fenced", "fenced", offsetof(struct phases, fenced) },
@@ -232,4 +249,16 @@ const struct report_step *report_deciding_step(const struct run_report *r)
 			first = st;
 	}
 	return first;
+}
+
+void report_failure_text(struct strbuf *out, const struct run_report *r, const char *message, bool deciding,
+			 size_t max_groups)
+{
+	strbuf_addstr(out, message);
+	if (deciding && r->fx && r->fx->captured) {
+		strbuf_addstr(out, "\n\nwhy: ");
+		report_why_line(out, r->fx);
+		strbuf_addch(out, '\n');
+		report_blocked_text(out, r->fx, max_groups, 0, "  ");
+	}
 }

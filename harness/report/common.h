@@ -21,6 +21,17 @@ struct report_phase {
 #define REPORT_NPHASES 9
 extern const struct report_phase report_phases[REPORT_NPHASES];
 
+/* The files every run directory has, by fixed names (report.json's "files" key for each but itself). */
+struct report_file {
+	const char *key;  /* report.json's files.<key>; NULL for report.json itself */
+	const char *name;
+};
+
+#define REPORT_NFILES 6
+extern const struct report_file report_files[REPORT_NFILES];
+/* The name of the file with that key (NULL: report.json). */
+const char *report_file_name(const char *key);
+
 /* Milliseconds after the fault, -1 when the phase was not seen. */
 int64_t report_phase_ms(const struct phases *p, const struct report_phase *ph);
 
@@ -55,6 +66,14 @@ void report_why_line(struct strbuf *out, const struct forensics *fx);
  */
 void report_blocked_text(struct strbuf *out, const struct forensics *fx, size_t max_groups,
 			 int max_frames, const char *indent);
+/*
+ * A failed check's text: message and, for the failure the verdict is about
+ * (deciding) when evidence was captured, "why:" and the blocked stacks (at
+ * most max_groups groups, 0: all). junit.xml's failure and KCIDB's
+ * log_excerpt.
+ */
+void report_failure_text(struct strbuf *out, const struct run_report *r, const char *message, bool deciding,
+			 size_t max_groups);
 /*
  * The failed step the verdict is about: the one whose message is the
  * verdict's reason, else the first failed step; NULL when no step failed.

@@ -330,8 +330,13 @@ static json_t *why_obj(const struct forensics *fx)
 /* Fixed names: other tools find the run's artifacts without parsing anything else. */
 static json_t *files_obj(void)
 {
-	return json_pack("{s:s, s:s, s:s, s:s}", "timeline", "timeline.jsonl", "junit", "junit.xml",
-			 "plot", "progress.svg", "scenario", "scenario.ini");
+	json_t *o = json_object();
+	int err = !o;
+
+	for (size_t i = 0; o && i < REPORT_NFILES; i++)
+		if (report_files[i].key)
+			err |= put(o, report_files[i].key, json_string(report_files[i].name));
+	return done(o, err);
 }
 
 static json_t *run_meta(const struct run_report *r)

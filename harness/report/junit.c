@@ -82,13 +82,7 @@ static void failure_text(struct xw *x, const struct run_report *r, const char *m
 {
 	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addstr(&sb, message);
-	if (deciding && have_evidence(r)) {
-		strbuf_addstr(&sb, "\n\nwhy: ");
-		report_why_line(&sb, r->fx);
-		strbuf_addch(&sb, '\n');
-		report_blocked_text(&sb, r->fx, JUNIT_MAX_GROUPS, 0, "  ");
-	}
+	report_failure_text(&sb, r, message, deciding, JUNIT_MAX_GROUPS);
 	text(x, sb.buf);
 }
 

@@ -9,9 +9,12 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
+#include "report/common.h"
 #include "report/report.h"
+#include "util/log.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -36,6 +39,9 @@ static void load_run_start(struct run_report *rep, const json_t *o)
 	snprintf(rep->scenario_path, sizeof(rep->scenario_path), "%s", jstr(o, "scenario"));
 	rep->kvm = !strcmp(jstr(o, "accel"), "kvm");
 	rep->wall_start_ms = (uint64_t)json_integer_value(json_object_get(o, "started_ms"));
+	json_t *k = json_object_get(o, "kernel");
+	if (json_is_object(k) && !rep->kernel)
+		rep->kernel = json_incref(k);
 }
 
 static void load_roles(struct run_report *rep, const json_t *o)
@@ -62,6 +68,7 @@ static void load_step(struct run_report *rep, const json_t *o)
 	s->ok = json_is_true(json_object_get(o, "ok"));
 	s->seconds = json_number_value(json_object_get(o, "seconds"));
 	snprintf(s->message, sizeof(s->message), "%s", jstr(o, "message"));
+	s->started_ms = (uint64_t)json_integer_value(json_object_get(o, "started_ms"));
 }
 
 /* A file of the run directory, or NULL. */
@@ -156,6 +163,9 @@ int report_load(const char *timeline, int nnodes, struct run_report *rep)
 		free(dir);
 		return -1;
 	}
+	char *abs = realpath(dir, NULL);
+	snprintf(rep->dir, sizeof(rep->dir), "%s", abs ? abs : dir);
+	free(abs);
 	rep->nnodes = nnodes < SCENARIO_MAX_NODES ? nnodes : SCENARIO_MAX_NODES;
 	rep->nsteps = 0;
 	for (int i = 0; i < rep->nnodes; i++) {
@@ -183,6 +193,21 @@ void report_release(struct run_report *rep)
 	rep->fx = NULL;
 	json_decref(rep->cluster_up);
 	rep->cluster_up = NULL;
+	json_decref(rep->kernel);
+	rep->kernel = NULL;
+}
+
+/* When the run's last recorded step ended (epoch ms; 0 when not recorded): the verdict's checks start there. */
+static uint64_t steps_end_ms(const struct run_report *rep)
+{
+	uint64_t end = 0;
+
+	for (int i = 0; i < rep->nsteps; i++) {
+		const struct report_step *s = &rep->steps[i];
+		uint64_t e = s->started_ms ? s->started_ms + (uint64_t)(s->seconds * 1000.0) : 0;
+		end = e > end ? e : end;
+	}
+	return end;
 }
 
 /* Whether the scenario's memory pressure held: a check of its own, judged on every run that had pressure. */
@@ -193,8 +218,10 @@ static void add_pressure_step(struct run_report *rep, const struct verdict *v)
 
 	if (rep->nsteps >= REPORT_MAX_STEPS)
 		return;
-	s = &rep->steps[rep->nsteps++];
+	s = &rep->steps[rep->nsteps];
 	memset(s, 0, sizeof(*s));
+	s->started_ms = steps_end_ms(rep);
+	rep->nsteps++;
 	snprintf(s->name, sizeof(s->name), "pressure-held");
 	if (!pr->judged)
 		return;
@@ -223,11 +250,14 @@ void report_add_verdict_steps(struct run_report *rep)
 	const struct verdict *v = rep->v;
 	/* Once a check failed (or data was lost, or the run broke), later ones were not judged. */
 	bool decided = v->cls == VERDICT_ERROR;
+	/* Judged on what the run recorded until its last step ended. */
+	uint64_t t_ms = steps_end_ms(rep);
 
 	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]) && rep->nsteps < REPORT_MAX_STEPS; i++) {
 		struct report_step *s = &rep->steps[rep->nsteps++];
 		memset(s, 0, sizeof(*s));
 		snprintf(s->name, sizeof(s->name), "%s", checks[i].name);
+		s->started_ms = t_ms;
 		if (decided)
 			continue;
 		s->ran = true;
@@ -236,4 +266,29 @@ void report_add_verdict_steps(struct run_report *rep)
 		decided = !s->ok || (v->cls == VERDICT_FAIL_DATA_LOSS && i == 0);
 	}
 	add_pressure_step(rep, v);
+}
+
+int report_write_all(const struct run_report *r, const char *dir)
+{
+	static const struct {
+		const char *key; /* report_files[]'s; the plot names its own files */
+		int (*write)(const struct run_report *r, const char *path);
+	} files[] = {
+		{ NULL, report_json },
+		{ "junit", report_junit },
+		{ "kcidb", report_kcidb },
+	};
+	int first = 0;
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *p = xasprintf("%s/%s", dir, report_file_name(files[i].key));
+		int ret = files[i].write(r, p);
+		if (ret < 0) {
+			log_error("%s: %s", p, strerror(-ret));
+			first = first ?: ret;
+		}
+		free(p);
+	}
+	int ret = report_plot(r, dir);
+	return first ?: ret;
 }

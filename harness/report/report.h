@@ -35,16 +35,18 @@ struct report_step {
 	bool ok;
 	double seconds;       /* how long the step took */
 	char message[512];    /* why it failed, or a one-line summary */
+	uint64_t started_ms;  /* when it began, epoch ms; 0 when unknown (timelines before it was recorded) */
 };
 
 struct run_report {
 	char run_id[64];
+	char dir[512];            /* the run directory as report_load found it (absolute when it could resolve it) */
 	char cluster[32];
 	char scenario_path[512];
 	const struct scenario *sc;
 	char kernel_release[128];
 	bool kvm;
-	uint64_t wall_start_ms;   /* epoch ms at t = 0 of the timeline */
+	uint64_t wall_start_ms;   /* epoch ms when the run began, before its cluster came up (the timeline starts after) */
 	uint64_t duration_ms;
 	double harness_cpu_s;     /* getrusage of the harness over the run */
 	const struct verdict *v;
@@ -56,6 +58,8 @@ struct run_report {
 	int nsteps;
 	/* The timeline's "cluster-up" event as it was written (warm or cold, stage times); may be NULL. */
 	struct json_t *cluster_up;
+	/* The run-start event's "kernel" (image/kernel.h's kernel_identity()); NULL in older timelines. */
+	struct json_t *kernel;
 	struct forensics loaded_fx; /* report_load's: fx points here when the run captured evidence */
 };
 
@@ -74,12 +78,27 @@ void report_add_verdict_steps(struct run_report *rep);
 /* Each returns 0 or -errno; path is the file to write (created atomically). */
 int report_json(const struct run_report *r, const char *path);
 int report_junit(const struct run_report *r, const char *path);
+/* report.kcidb.json: the run as KCIDB v5 data (docs/report-schema.md): a checkout, a build, a test per step. */
+int report_kcidb(const struct run_report *r, const char *path);
+/*
+ * Many runs' report.kcidb.json in one (what a series submits): their tests
+ * one after another, each checkout and build once. A run without the file
+ * is left out. 0 or -errno.
+ */
+int report_kcidb_merge(const char *const *run_dirs, size_t n, const char *path);
 /*
  * progress.dat (seconds, MiB acknowledged per node), progress.gp and, when
  * gnuplot is installed, progress.svg: every node's write progress over
  * time, the fault and each takeover phase marked. dir is the run directory.
  */
 int report_plot(const struct run_report *r, const char *dir);
+/*
+ * Every file of the run's report into dir (report.json, junit.xml,
+ * report.kcidb.json, the plot): what `takeover run` writes at its end and
+ * `takeover report --write` writes again. A writer that fails is logged and
+ * the others still run; 0 or the first -errno.
+ */
+int report_write_all(const struct run_report *r, const char *dir);
 /* The short human summary printed at the end of `takeover run`. */
 void report_summary(const struct run_report *r, FILE *f);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "report/report.h"
 #include "util/units.h"
 #include "util/fs.h"
 #include "util/log.h"
@@ -263,6 +264,18 @@ int series_write_summary(const struct series *s, const char *dir, json_t *extra)
 	if (ret < 0)
 		log_error("%s: %s", path, strerror(-ret));
 	free(text);
+	free(path);
+	/* The whole series as one KCIDB submission. */
+	const char **dirs = xcalloc(s->n ? s->n : 1, sizeof(*dirs));
+	for (size_t i = 0; i < s->n; i++)
+		dirs[i] = s->runs[i].dir;
+	path = xasprintf("%s/report.kcidb.json", dir);
+	int kr = report_kcidb_merge(dirs, s->n, path);
+	if (kr < 0) {
+		log_error("%s: %s", path, strerror(-kr));
+		ret = ret ?: kr;
+	}
+	free(dirs);
 	free(path);
 	json_decref(j);
 	return ret;

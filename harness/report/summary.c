@@ -239,8 +239,9 @@ static void steps_line(const struct run_report *r, FILE *f)
 
 static void files_line(const struct run_report *r, FILE *f)
 {
-	fprintf(f, "run %s: report.json, junit.xml, timeline.jsonl, progress.svg, scenario.ini",
-		r->run_id[0] ? r->run_id : "(no id)");
+	fprintf(f, "run %s: ", r->run_id[0] ? r->run_id : "(no id)");
+	for (size_t i = 0; i < REPORT_NFILES; i++)
+		fprintf(f, "%s%s", i ? ", " : "", report_files[i].name);
 	for (int i = 0; i < r->nnodes; i++)
 		if (r->nodes[i].console[0])
 			fprintf(f, ", %s", r->nodes[i].console);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "util/exitcode.h"
+#include "image/kernel.h"
 #include "run/faults/faults.h"
 #include "util/paths.h"
 #include "proto.h"
@@ -46,6 +47,7 @@ static struct report_step *step_begin(struct run_report *rep, const char *name, 
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	sc->rep = rep;
 	sc->start = now_ms();
+	s->started_ms = wall_ms();
 	return s;
 }
 
@@ -567,6 +569,7 @@ static void record_step(struct run *r, const struct report_step *s)
 	json_object_set_new(f, "ok", json_boolean(s->ok));
 	json_object_set_new(f, "seconds", json_real(s->seconds));
 	json_object_set_new(f, "message", json_string(s->message));
+	json_object_set_new(f, "started_ms", json_integer((json_int_t)s->started_ms));
 	timeline_event(&r->tl, "step", NULL, f);
 }
 
@@ -776,6 +779,9 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o, char **res
 	json_object_set_new(start, "accel", json_string(r.c.kvm ? "kvm" : "tcg"));
 	json_object_set_new(start, "started_ms", json_integer((json_int_t)wall0));
 	json_object_set_new(start, "scenario", json_string(sc->path));
+	const char *asked = o->kernel ? o->kernel : sc->kernel.image;
+	json_object_set_new(start, "kernel",
+			    kernel_identity(r.c.kernel, !o->kernel_tree && !strcmp(asked, "debian"), o->kernel_tree));
 	timeline_event(&r.tl, "run-start", NULL, start);
 	timeline_event(&r.tl, "cluster-up", NULL, cluster_up_fields(&r.c.up));
 	monitor_init(&r);
@@ -826,13 +832,7 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o, char **res
 	rep.in = &in;
 	report_add_verdict_steps(&rep);
 
-	char *p = xasprintf("%s/report.json", r.dir);
-	report_json(&rep, p);
-	free(p);
-	p = xasprintf("%s/junit.xml", r.dir);
-	report_junit(&rep, p);
-	free(p);
-	report_plot(&rep, r.dir);
+	report_write_all(&rep, r.dir);
 	report_summary(&rep, stdout);
 	printf("results: %s\n", r.dir);
 	if (keep)

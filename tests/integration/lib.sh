@@ -49,18 +49,18 @@ assert_no_leftovers() {
 }
 
 # `takeover report --write` on a copy of a run's results must give the same
-# report.json, junit.xml and plot data as the run wrote: the report is a
+# report.json, junit.xml, report.kcidb.json and plot data as the run wrote: the report is a
 # function of the timeline (and the files beside it).
 check_report_rebuilds() {
 	local dir=$1 copy f rc=0
 	copy=$(mktemp -d /tmp/takeover-it-report.XXXXXX)
 	cp -a "$dir"/. "$copy"/
-	rm -f "$copy"/report.json "$copy"/junit.xml "$copy"/progress.dat "$copy"/progress.gp
+	rm -f "$copy"/report.json "$copy"/junit.xml "$copy"/report.kcidb.json "$copy"/progress.dat "$copy"/progress.gp
 	"$TAKEOVER" report --write "$copy" >/dev/null || rc=$?
 	check "report --write exits with the run's code ($rc)" test "$rc" = "$(jq -r .verdict.exit_code "$dir/report.json")"
-	# progress.gp names its run directory: the copy's, there
-	sed -i "s|$copy|${dir%/}|g" "$copy/progress.gp"
-	for f in report.json junit.xml progress.dat progress.gp; do
+	# progress.gp and the KCIDB file URLs name their run directory: the copy's, there
+	sed -i "s|$copy|${dir%/}|g" "$copy/progress.gp" "$copy/report.kcidb.json"
+	for f in report.json junit.xml report.kcidb.json progress.dat progress.gp; do
 		check "report --write rebuilds $f as the run wrote it" cmp "$dir/$f" "$copy/$f"
 	done
 	rm -rf "$copy"
