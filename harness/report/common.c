@@ -11,6 +11,7 @@ const struct report_file report_files[REPORT_NFILES] = {
 	{ NULL, "report.json" },
 	{ "junit", "junit.xml" },
 	{ "kcidb", "report.kcidb.json" },
+	{ "html", "index.html" },
 	{ "timeline", "timeline.jsonl" },
 	{ "plot", "progress.svg" },
 	{ "scenario", "scenario.ini" },

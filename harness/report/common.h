@@ -27,7 +27,7 @@ struct report_file {
 	const char *name;
 };
 
-#define REPORT_NFILES 6
+#define REPORT_NFILES 7
 extern const struct report_file report_files[REPORT_NFILES];
 /* The name of the file with that key (NULL: report.json). */
 const char *report_file_name(const char *key);
@@ -49,6 +49,10 @@ void report_scenario_name(const struct run_report *r, char *buf, size_t len);
  * writers never reject or emit a malformed document.
  */
 void report_clean_text(struct strbuf *out, const char *s);
+/* Text for HTML (cleaned, then <, >, & and " escaped). */
+void report_html_escape(struct strbuf *out, const char *s);
+/* An index.html's opening up to <body>: the title and the one style sheet every page shares. */
+void report_html_head(struct strbuf *out, const char *title);
 /* 3.8 MiB, 512.0 KiB, 100 B: a reader compares magnitudes, not exact bytes. */
 void report_human_bytes(double b, char *buf, size_t len);
 /*

@@ -226,7 +226,8 @@ static void file_url(struct strbuf *sb, const char *dir, const char *name)
 	}
 }
 
-static void add_file(json_t *list, const struct run_report *r, const char *name)
+/* A file of the run directory, when it is there (or, with anyway, will be: written after this one). */
+static void add_file(json_t *list, const struct run_report *r, const char *name, bool anyway)
 {
 	_cleanup_strbuf_ struct strbuf url = STRBUF_INIT;
 	_cleanup_free_ char *path = NULL;
@@ -235,7 +236,7 @@ static void add_file(json_t *list, const struct run_report *r, const char *name)
 	if (!name || !name[0] || strchr(name, '/') || !r->dir[0])
 		return;
 	path = xasprintf("%s/%s", r->dir, name);
-	if (access(path, R_OK) < 0)
+	if (!anyway && access(path, R_OK) < 0)
 		return;
 	file_url(&url, r->dir, name);
 	res = json_object();
@@ -249,19 +250,23 @@ static json_t *output_files(const struct run_report *r)
 {
 	json_t *list = json_array();
 
-	/* Not itself: a KCIDB object names the files beside it. */
+	/*
+	 * Not itself: a KCIDB object names the files beside it. index.html is
+	 * written after it (report_write_all()): named whether or not an
+	 * earlier one is there, so a rewrite gives the same file.
+	 */
 	for (size_t i = 0; i < REPORT_NFILES; i++)
 		if (report_files[i].name != report_file_name("kcidb"))
-			add_file(list, r, report_files[i].name);
+			add_file(list, r, report_files[i].name, report_files[i].name == report_file_name("html"));
 	for (int i = 0; i < r->nnodes; i++) {
-		add_file(list, r, r->nodes[i].console);
-		add_file(list, r, r->nodes[i].corosync_log);
+		add_file(list, r, r->nodes[i].console, false);
+		add_file(list, r, r->nodes[i].corosync_log, false);
 	}
 	if (r->fx) {
-		add_file(list, r, r->fx->sysrq_w_file);
-		add_file(list, r, r->fx->sysrq_t_file);
-		add_file(list, r, r->fx->sysrq_m_file);
-		add_file(list, r, r->fx->vmcore_file);
+		add_file(list, r, r->fx->sysrq_w_file, false);
+		add_file(list, r, r->fx->sysrq_t_file, false);
+		add_file(list, r, r->fx->sysrq_m_file, false);
+		add_file(list, r, r->fx->vmcore_file, false);
 	}
 	return list;
 }

@@ -277,9 +277,13 @@ int report_write_all(const struct run_report *r, const char *dir)
 		{ NULL, report_json },
 		{ "junit", report_junit },
 		{ "kcidb", report_kcidb },
+		{ "html", report_html }, /* last: it links the others */
 	};
-	int first = 0;
+	/* The plot first: index.html links what is there. */
+	int first = report_plot(r, dir);
 
+	if (first < 0)
+		log_error("%s: the progress plot: %s", dir, strerror(-first));
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		char *p = xasprintf("%s/%s", dir, report_file_name(files[i].key));
 		int ret = files[i].write(r, p);
@@ -289,6 +293,5 @@ int report_write_all(const struct run_report *r, const char *dir)
 		}
 		free(p);
 	}
-	int ret = report_plot(r, dir);
-	return first ?: ret;
+	return first;
 }

@@ -78,6 +78,8 @@ void report_add_verdict_steps(struct run_report *rep);
 /* Each returns 0 or -errno; path is the file to write (created atomically). */
 int report_json(const struct run_report *r, const char *path);
 int report_junit(const struct run_report *r, const char *path);
+/* index.html: the run for a person (report/html.c), self-contained. */
+int report_html(const struct run_report *r, const char *path);
 /* report.kcidb.json: the run as KCIDB v5 data (docs/report-schema.md): a checkout, a build, a test per step. */
 int report_kcidb(const struct run_report *r, const char *path);
 /*

@@ -57,10 +57,13 @@ json_t *series_json(const struct series *s);
  * dir/summary.json: series_json(s) plus extra's keys (may be NULL; taken
  * over). Keys an earlier summary.json has and neither gives (what the run
  * knew: the iterations asked for, an early stop) are kept, so `report
- * --write` rebuilds the run's file. Beside it, report.kcidb.json: every
- * run's KCIDB data in one submission. 0 or -errno (logged).
+ * --write` rebuilds the run's file. Beside it, report.kcidb.json (every
+ * run's KCIDB data in one submission) and index.html (a row per run,
+ * linking to its page). 0 or -errno (logged).
  */
 int series_write_summary(const struct series *s, const char *dir, json_t *extra);
+/* dir/index.html: the page of the series (report/html.c): the summary, then a row per run linking to its page. */
+int report_html_series(const struct series *s, const char *dir, const char *title);
 void series_release(struct series *s);
 
 #endif

@@ -196,22 +196,28 @@ static uint64_t first_progress_after(const struct vseries *s, uint64_t after)
 }
 
 /* Longest time in [from, to] without an increase of acked_bytes. */
-static uint64_t longest_gap(const struct vseries *s, uint64_t from, uint64_t to)
+/* The longest stretch in (from, to] without new acks; *start gets where it began. */
+static uint64_t longest_gap(const struct vseries *s, uint64_t from, uint64_t to, uint64_t *start)
 {
 	uint64_t last_change = from, gap = 0, prev = acked_at(s, from);
 
+	*start = from;
 	for (size_t i = 0; i < s->n; i++) {
 		if (s->s[i].t <= from || s->s[i].t > to)
 			continue;
 		if (s->s[i].acked_bytes > prev) {
-			if (s->s[i].t - last_change > gap)
+			if (s->s[i].t - last_change > gap) {
 				gap = s->s[i].t - last_change;
+				*start = last_change;
+			}
 			last_change = s->s[i].t;
 			prev = s->s[i].acked_bytes;
 		}
 	}
-	if (to - last_change > gap)
+	if (to - last_change > gap) {
 		gap = to - last_change;
+		*start = last_change;
+	}
 	return gap;
 }
 
@@ -406,7 +412,7 @@ static bool judge_progress(const struct verdict_input *in, struct verdict *v,
 		return fail(v, VERDICT_ERROR, in->takeover,
 			    "the run ended %llums before the observe window closed",
 			    (unsigned long long)(end - in->t_end));
-	v->max_gap = longest_gap(tk, v->t_resume, end);
+	v->max_gap = longest_gap(tk, v->t_resume, end, &v->t_gap);
 	v->window_bytes = acked_at(tk, end) - acked_at(tk, v->t_resume);
 	v->window_rate = (double)v->window_bytes * 1000.0 / (double)in->observe;
 	snprintf(gap, sizeof(gap), "%.1fs", (double)v->max_gap / 1000.0);

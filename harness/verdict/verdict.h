@@ -177,6 +177,7 @@ struct verdict {
 	char node[8];          /* the node the verdict is about */
 	uint64_t t_resume;     /* host ms of the takeover node's first ack after the fault (0: none) */
 	uint64_t max_gap;      /* longest progress gap on the takeover node in the observe window */
+	uint64_t t_gap;        /* host ms where that gap began */
 	uint64_t window_bytes; /* acknowledged in the observe window */
 	double window_rate;    /* bytes per second */
 	struct phases ph;

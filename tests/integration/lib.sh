@@ -48,19 +48,27 @@ assert_no_leftovers() {
 	fi
 }
 
+# index.html of a real run in a real headless browser, every part there; the
+# screenshot is kept in the build tree (tests/screenshots/NAME.png).
+check_html() {
+	local dir=$1 name=$2
+	check "index.html opens in a browser with every part ($name.png)" \
+		"$(dirname "${BASH_SOURCE[0]}")/../cli/check-html.sh" "$dir" "${TAKEOVER_SCREENSHOTS:-$PWD/screenshots}/$name.png"
+}
+
 # `takeover report --write` on a copy of a run's results must give the same
-# report.json, junit.xml, report.kcidb.json and plot data as the run wrote: the report is a
+# report.json, junit.xml, report.kcidb.json, index.html and plot data as the run wrote: the report is a
 # function of the timeline (and the files beside it).
 check_report_rebuilds() {
 	local dir=$1 copy f rc=0
 	copy=$(mktemp -d /tmp/takeover-it-report.XXXXXX)
 	cp -a "$dir"/. "$copy"/
-	rm -f "$copy"/report.json "$copy"/junit.xml "$copy"/report.kcidb.json "$copy"/progress.dat "$copy"/progress.gp
+	rm -f "$copy"/report.json "$copy"/junit.xml "$copy"/report.kcidb.json "$copy"/index.html "$copy"/progress.dat "$copy"/progress.gp
 	"$TAKEOVER" report --write "$copy" >/dev/null || rc=$?
 	check "report --write exits with the run's code ($rc)" test "$rc" = "$(jq -r .verdict.exit_code "$dir/report.json")"
 	# progress.gp and the KCIDB file URLs name their run directory: the copy's, there
 	sed -i "s|$copy|${dir%/}|g" "$copy/progress.gp" "$copy/report.kcidb.json"
-	for f in report.json junit.xml report.kcidb.json progress.dat progress.gp; do
+	for f in report.json junit.xml report.kcidb.json index.html progress.dat progress.gp; do
 		check "report --write rebuilds $f as the run wrote it" cmp "$dir/$f" "$copy/$f"
 	done
 	rm -rf "$copy"

@@ -20,6 +20,7 @@ check "consoles saved" test -s "$dir/console-n1.log"
 # cluster.sh ran before and left the shape's snapshot (alone, this run saves it first).
 check "the cluster was restored from a snapshot ($(jq -c .cluster_up.mode "$dir/report.json"))" \
 	jq -e '.cluster_up.mode == "warm" and (.cluster_up.stages | length) > 0' "$dir/report.json"
+check_html "$dir" default
 check_report_rebuilds "$dir"
 assert_no_leftovers "$name"
 finish

@@ -28,6 +28,8 @@ rrc=0
 "$TAKEOVER" report "$top" >"$results/series.txt" 2>&1 || rrc=$?
 check "report over the iterations exits 1 (got $rrc)" test "$rrc" = 1
 check "report over the iterations gives the failure rate" grep -qF "failure rate: 1 of 1 judged" "$results/series.txt"
+check_html "$dir" negative-control
+check "the iterations have a page linking to iter-1" grep -q 'href="iter-1/index.html"' "$top/index.html"
 check_report_rebuilds "$dir"
 assert_no_leftovers "$name"
 finish

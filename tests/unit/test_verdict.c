@@ -364,6 +364,9 @@ START_TEST(stall_after_resume)
 	assert_class(VERDICT_FAIL_STALL, "n2");
 	ck_assert_uint_ge(v.max_gap, p.stall_len);
 	ck_assert_uint_le(v.max_gap, p.stall_len + STEP);
+	/* Where it began (the page shades it there): within a sample of the stall's start. */
+	ck_assert_uint_ge(v.t_gap + STEP, v.t_resume + p.stall_from);
+	ck_assert_uint_le(v.t_gap, v.t_resume + p.stall_from);
 	ck_assert_ptr_nonnull(strstr(v.reason, "stalled"));
 }
 END_TEST
