@@ -3,8 +3,9 @@
  * takeover triage: any kernel console log through the classifiers a run uses
  * (forensics/console/). Logs come in the shapes people paste them: a serial
  * capture, dmesg, dmesg -T, syslog or journalctl -k lines ("... kernel: "),
- * quoted ("> ") or indented in a mail. Each line is unwrapped of those here;
- * the classifiers see what a run's tailer sees.
+ * quoted ("> ") or indented in a mail, and wrapped by a mail client. Each
+ * line is unwrapped of those here (the pieces of a wrapped line joined); the
+ * classifiers see what a run's tailer sees.
  */
 #include <ctype.h>
 #include <getopt.h>
@@ -67,9 +68,31 @@ static const char *after_syslog_prefix(const char *l)
 	return l;
 }
 
-/* Mail quoting ("> ", ">> ", "> > ") and indentation, then a syslog prefix. */
-static const char *unwrap(const char *l)
+/* "[  125.804599]" or dmesg -T's "[Mon Dec  7 07:40:26 2026]" (not "[nfs]", the end of a wrapped frame). */
+static bool kernel_stamp(const char *l)
 {
+	const unsigned char *u = (const unsigned char *)l;
+	size_t i;
+
+	if (l[0] != '[')
+		return false;
+	i = 1 + strspn(l + 1, " ");
+	if (isdigit(u[i])) {
+		i += strspn(l + i, "0123456789");
+		return l[i] == '.' && isdigit(u[i + 1]);
+	}
+	return isupper(u[1]) && islower(u[2]) && islower(u[3]) && l[4] == ' ' && memchr(l, ']', strnlen(l, 32));
+}
+
+/*
+ * Mail quoting ("> ", ">> ", "> > ") and indentation, then a syslog prefix.
+ * *stamped: the line began with a time stamp (the kernel's, dmesg -T's or
+ * syslog's), as every line of such a log does.
+ */
+static const char *unwrap(const char *l, bool *stamped)
+{
+	const char *rest;
+
 	for (;;) {
 		const char *p = l + strspn(l, " \t");
 		if (*p != '>')
@@ -79,7 +102,23 @@ static const char *unwrap(const char *l)
 			l++;
 	}
 	l += strspn(l, " \t");
-	return after_syslog_prefix(l);
+	rest = after_syslog_prefix(l);
+	*stamped = rest != l || kernel_stamp(l);
+	return rest;
+}
+
+/*
+ * A mail client wraps long lines on a space (at 72 or 78 columns, less a
+ * quote's "> "): in a log whose lines each carry a stamp, a line without
+ * one right after a stamped line is the rest of it when its first word
+ * would not have fitted on that line (prev_len: the last piece's length
+ * in the file, quotes and prefixes included).
+ */
+#define WRAP_COLUMNS 70
+
+static bool continues(size_t prev_len, bool prev_stamped, const char *next, bool next_stamped)
+{
+	return prev_stamped && !next_stamped && next[0] && prev_len + 1 + strcspn(next, " ") > WRAP_COLUMNS;
 }
 
 static int feed_file(const char *path, struct findings *f)
@@ -98,15 +137,45 @@ static int feed_file(const char *path, struct findings *f)
 	}
 	f->file = stdin_ ? "-" : path;
 	console_tail_init(&t, collect, f);
-	for (const char *s = raw.buf; s && *s;) {
-		const char *nl = strchr(s, '\n');
-		size_t len = nl ? (size_t)(nl - s) : strlen(s);
+	/* Lines unwrapped one ahead, so that a wrapped line is fed whole; line numbers stay the file's. */
+	_cleanup_strbuf_ struct strbuf next = STRBUF_INIT;
+	bool have = false, stamped = false;
+	unsigned joined = 0;
+	size_t piece = 0; /* the last piece of line, as long as the file had it */
+	for (const char *s = raw.buf; have || (s && *s);) {
+		bool next_stamped = false;
+		size_t raw_len = 0;
+		strbuf_reset(&next);
+		if (s && *s) {
+			const char *nl = strchr(s, '\n');
+			size_t len = nl ? (size_t)(nl - s) : strlen(s);
+			_cleanup_strbuf_ struct strbuf one = STRBUF_INIT;
+			strbuf_add(&one, s, len);
+			strbuf_rtrim(&one);
+			raw_len = one.len;
+			strbuf_addstr(&next, unwrap(one.buf, &next_stamped));
+			s = nl ? nl + 1 : NULL;
+			if (have && continues(piece, stamped, next.buf, next_stamped)) {
+				strbuf_addch(&line, ' ');
+				strbuf_addstr(&line, next.buf);
+				piece = raw_len;
+				joined++;
+				continue;
+			}
+		} else {
+			s = NULL;
+		}
+		if (have) {
+			strbuf_addch(&line, '\n');
+			console_tail_feed(&t, line.buf, line.len);
+			t.lineno += joined;
+		}
+		joined = 0;
+		have = next.len || s;
 		strbuf_reset(&line);
-		strbuf_add(&line, s, len);
-		strbuf_addstr(&line, "\n");
-		const char *u = unwrap(line.buf);
-		console_tail_feed(&t, u, strlen(u));
-		s = nl ? nl + 1 : NULL;
+		strbuf_addstr(&line, next.buf);
+		piece = raw_len;
+		stamped = next_stamped;
 	}
 	console_tail_flush(&t);
 	console_tail_release(&t);
@@ -191,7 +260,9 @@ const struct command command_triage = {
 	  "indented). Prints one line per report found, FILE:LINE: family: title, with\n"
 	  "syzkaller-style titles (a hung task named by its first frame that is not a wait,\n"
 	  "scheduling, locking or writeback helper), so a title can be searched on the syzbot\n"
-	  "dashboard and on lore. A line wrapped by a mail client is not joined again.\n\n"
+	  "dashboard and on lore. A line a mail client wrapped is joined again when the log\n"
+	  "stamps its lines (the kernel's, dmesg -T's or syslog's stamp): a piece without a\n"
+	  "stamp after a stamped line whose next word would not have fit in 70 columns.\n\n"
 	  "  --json    the findings as a JSON array (file, line, family, severity, title,\n"
 	  "            kernel_time)\n\n"
 	  "Exit status: 1 when a fatal report (oops, BUG, panic, lockdep, ...) is present,\n"

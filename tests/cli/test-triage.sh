@@ -4,8 +4,9 @@
 # one's source in its README): the findings, their lines and syzkaller-style
 # titles as triage.expected lists them, and the same findings from each
 # fixture in the shapes people paste a log in: dmesg -T, syslog and
-# journalctl -k lines, quoted in a mail ("> ", "> > "), indented, and piped
-# on standard input. Exit 1 with a fatal report, 0 without, 2 on a file
+# journalctl -k lines, quoted in a mail ("> ", "> > "), indented, wrapped at
+# 72 columns (plain, then quoted, and with dmesg -T's stamps), and piped on
+# standard input. Exit 1 with a fatal report, 0 without, 2 on a file
 # that cannot be read.
 # Usage: test-triage.sh TAKEOVER CONSOLE_FIXTURES
 set -euo pipefail
@@ -41,6 +42,38 @@ for s in dmesg-T syslog journal quoted quoted2 indented; do
 	done
 	[ $n -gt 30 ] || fail "$s: only $n findings checked"
 done
+
+# Wrapped as a mail client wraps (at 72 columns, on spaces), then also
+# quoted: the same findings and titles, on the first line of each in the
+# wrapped file (where the unwrapped one was).
+# dmesg -T's long stamps push titles (nfs: server ... not responding, still
+# trying) past the column: only joining the pieces gives them whole.
+wrapped=0
+for s in wrapped wrapped-quoted dmesg-T-wrapped; do
+	n=0
+	for f in *.log; do
+		case $s in
+		dmesg-T-wrapped) tr -d '\r' <"$f" | shape dmesg-T | fold -s -w 72 >"$tmp/$f" ;;
+		*) tr -d '\r' <"$f" | fold -s -w 72 >"$tmp/$f" ;;
+		esac
+		[ $s != wrapped-quoted ] || sed -i -E 's/^/> /' "$tmp/$f"
+		want=$(grep "^$f:" triage.expected | cut -d: -f3-)
+		got=$(cd "$tmp" && "$tk" triage "$f") || true
+		[ "$(printf '%s' "$got" | cut -d: -f3-)" = "$want" ] || fail "$s $f: got [$got], want [$want]"
+		# each finding's line is where the wrapped file has the start of the original's line
+		paste -d' ' <(printf '%s\n' "$got" | cut -d: -f2) <(grep "^$f:" triage.expected | cut -d: -f2) |
+			while read -r l l0; do
+				[ -n "$l" ] || continue
+				orig=$(sed -n "${l0}p" "$f" | tr -d '\r' | { [ $s = dmesg-T-wrapped ] && shape dmesg-T || cat; })
+				w=$(sed -n "${l}p" "$tmp/$f" | sed -E 's/^> //; s/ +$//')
+				case $orig in "$w"*) ;; *) fail "$s $f: line $l is [$w], not the start of [$orig]" ;; esac
+			done
+		n=$((n + $(printf '%s' "$want" | grep -c . || true)))
+	done
+	[ $n -gt 30 ] || fail "$s: only $n findings checked"
+	wrapped=$((wrapped + $(cat "$tmp"/*.log | wc -l) - $(cat *.log | wc -l)))
+done
+[ $wrapped -gt 100 ] || fail "fold wrapped only $wrapped lines: the wrapped shapes test nothing"
 
 # Standard input, and the exit codes.
 got=$("$tk" triage - <hung-task.log) || fail "hung task only: exit $?, want 0"
