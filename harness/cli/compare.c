@@ -38,42 +38,64 @@ struct side {
 };
 
 /* One row of the table: counts, the failure rate with its interval, medians. */
-static void print_side(const char *label, const struct side *sd)
+static void print_side(FILE *f, const char *label, const struct side *sd)
 {
 	struct series_stats st;
 	char counts[256];
 
 	series_stats(&sd->runs, &st);
 	series_verdict_counts(&sd->runs, counts, sizeof(counts));
-	printf("%-2s %3u/%-3u ", label, st.failed, st.passed + st.failed);
+	fprintf(f, "%-2s %3u/%-3u ", label, st.failed, st.passed + st.failed);
 	if (st.passed + st.failed)
-		printf("%5.1f%% [%5.1f-%5.1f%%]", 100 * st.fail_rate, 100 * st.fail_lo, 100 * st.fail_hi);
+		fprintf(f, "%5.1f%% [%5.1f-%5.1f%%]", 100 * st.fail_rate, 100 * st.fail_lo, 100 * st.fail_hi);
 	else
-		printf("%21s", "-");
+		fprintf(f, "%21s", "-");
 	if (st.n_resume)
-		printf(" %7.1f %7.1f %7.1f s", st.resume_med, st.resume_min, st.resume_max);
+		fprintf(f, " %7.1f %7.1f %7.1f s", st.resume_med, st.resume_min, st.resume_max);
 	else
-		printf(" %7s %7s %7s s", "-", "-", "-");
+		fprintf(f, " %7s %7s %7s s", "-", "-", "-");
 	if (st.n_rate)
-		printf(" %6.1f MiB/s", st.rate_med / 1048576);
+		fprintf(f, " %6.1f MiB/s", st.rate_med / 1048576);
 	else
-		printf(" %6s MiB/s", "-");
-	printf("  %s\n", counts);
+		fprintf(f, " %6s MiB/s", "-");
+	fprintf(f, "  %s\n", counts);
 }
 
-static void print_table(const struct side sides[2], double p)
+static void print_table(FILE *f, const struct side sides[2], double p)
 {
-	printf("\n%-2s %-7s %-21s %-25s %-12s %s\n", "", "failed", "rate [95% Wilson]", "resume (med min max)",
-	       "rate (med)", "verdicts");
-	print_side("A", &sides[0]);
-	print_side("B", &sides[1]);
-	printf("Fisher's exact test, two-sided: p = %.4g\n", p);
+	fprintf(f, "\n%-2s %-7s %-21s %-25s %-12s %s\n", "", "failed", "rate [95% Wilson]", "resume (med min max)",
+		"rate (med)", "verdicts");
+	print_side(f, "A", &sides[0]);
+	print_side(f, "B", &sides[1]);
+	fprintf(f, "Fisher's exact test, two-sided: p = %.4g\n", p);
 	for (int k = 0; k < 2; k++) {
-		printf("%s = %s\n   rounds:", k ? "B" : "A", sides[k].kernel);
+		fprintf(f, "%s = %s\n   rounds:", k ? "B" : "A", sides[k].kernel);
 		for (size_t i = 0; i < sides[k].runs.n; i++)
-			printf(" %s", sides[k].runs.runs[i].verdict);
-		printf("\n");
+			fprintf(f, " %s", sides[k].runs.runs[i].verdict);
+		fprintf(f, "\n");
 	}
+}
+
+/* dir/index.html: the table, then every round in the order it ran (A-1, B-1, A-2, ...) linking to its page. */
+static void html_page(const char *dir, const struct side sides[2], double p)
+{
+	struct series all = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (!mem)
+		return;
+	print_table(mem, sides, p);
+	fclose(mem);
+	for (size_t i = 0; i < sides[0].runs.n || i < sides[1].runs.n; i++)
+		for (int k = 0; k < 2; k++)
+			if (i < sides[k].runs.n)
+				series_add_dir(&all, sides[k].runs.runs[i].dir);
+	if (report_html_series(&all, dir, "takeover compare: A against B", text) < 0)
+		log_warn("%s/index.html could not be written", dir);
+	series_release(&all);
+	free(text);
 }
 
 static json_t *side_json(const struct side *s)
@@ -191,7 +213,7 @@ done:;
 	/* B regresses when it fails more often than A, and chance explains that poorly. */
 	bool judged = sa.passed + sa.failed && sb.passed + sb.failed;
 	bool regress = judged && sb.fail_rate > sa.fail_rate && p < 0.05;
-	print_table(sides, p);
+	print_table(stdout, sides, p);
 	json_t *j = json_object();
 	json_object_set_new(j, "scenario", json_string(sc.path));
 	json_object_set_new(j, "A", side_json(&sides[0]));
@@ -201,7 +223,8 @@ done:;
 	char *path = xasprintf("%s/compare.json", dir), *text = json_dumps(j, JSON_INDENT(2));
 	write_file_atomic(path, text, strlen(text), 0644);
 	plot(dir, sides);
-	printf("results: %s (compare.json, compare.svg, one directory per run)\n", dir);
+	html_page(dir, sides, p);
+	printf("results: %s (index.html, compare.json, compare.svg, one directory per run)\n", dir);
 	free(text);
 	free(path);
 	json_decref(j);

@@ -718,18 +718,22 @@ static void run_link(struct strbuf *sb, const char *dir, const char *run)
 	strbuf_addf(sb, "/%s", report_file_name("html"));
 }
 
-int report_html_series(const struct series *s, const char *dir, const char *title)
+int report_html_series(const struct series *s, const char *dir, const char *title, const char *summary)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *text = NULL;
 	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
 	int ret;
 
-	if (!mem)
-		return -errno;
-	series_print(s, title, mem);
-	fclose(mem);
+	if (summary) {
+		text = xstrdup(summary);
+	} else {
+		FILE *mem = open_memstream(&text, &len);
+		if (!mem)
+			return -errno;
+		series_print(s, title, mem);
+		fclose(mem);
+	}
 	report_html_head(&sb, title);
 	strbuf_addf(&sb, "<section id=\"verdict\"><h1 class=\"%s\">", series_exit_code(s) == 0 ? "pass"
 		    : series_exit_code(s) == 1 ? "fail" : "error");

@@ -277,7 +277,7 @@ int series_write_summary(const struct series *s, const char *dir, json_t *extra)
 	}
 	free(dirs);
 	free(path);
-	int hr = report_html_series(s, dir, dir);
+	int hr = report_html_series(s, dir, dir, NULL);
 	if (hr < 0) {
 		log_error("%s/index.html: %s", dir, strerror(-hr));
 		ret = ret ?: hr;

@@ -62,8 +62,12 @@ json_t *series_json(const struct series *s);
  * linking to its page). 0 or -errno (logged).
  */
 int series_write_summary(const struct series *s, const char *dir, json_t *extra);
-/* dir/index.html: the page of the series (report/html.c): the summary, then a row per run linking to its page. */
-int report_html_series(const struct series *s, const char *dir, const char *title);
+/*
+ * dir/index.html: the page of the series (report/html.c): the summary
+ * (series_print()'s, or the caller's when summary is not NULL), then a row
+ * per run linking to its page.
+ */
+int report_html_series(const struct series *s, const char *dir, const char *title, const char *summary);
 void series_release(struct series *s);
 
 #endif

@@ -20,6 +20,28 @@ for f in pass-default stall-negative takeover-fenced-6.12; do
 	"$check" "$tmp/$f" "$shots/$f.png" || fail "$f: the page fails its check"
 done
 
+# A directory of iterations: its page has a row per run, each linking to the run's page.
+series=$tmp/series
+mkdir "$series"
+i=0
+for f in pass-default stall-negative takeover-fenced-6.12; do
+	i=$((i + 1))
+	cp -a "$tmp/$f" "$series/iter-$i"
+done
+"$tk" report --write "$series" >/dev/null || true
+page=$series/index.html
+[ -f "$page" ] || fail "no index.html for the iterations"
+for k in 1 2 3; do
+	grep -q "href=\"iter-$k/index.html\"" "$page" || fail "the iterations' page has no link to iter-$k"
+done
+[ "$(grep -o '<tr><td>[0-9]*</td>' "$page" | wc -l)" = 3 ] || fail "the iterations' page should have 3 rows"
+grep -q '>FAIL-STALL<' "$page" || fail "the iterations' page lacks iter-2's verdict"
+browser=$(command -v chromium-headless-shell || command -v chromium)
+timeout 120 "$browser" --no-sandbox --disable-gpu --enable-logging=stderr --v=0 --dump-dom "file://$page" \
+	>"$tmp/series.dom" 2>"$tmp/series.err" || fail "the browser failed on the iterations' page"
+! grep -E ':CONSOLE[:(]' "$tmp/series.err" || fail "console messages on the iterations' page"
+grep -q 'id="runs"' "$tmp/series.dom" || fail "the iterations' page did not load"
+
 # The checker can fail: each breakage of a good page is caught.
 good=$tmp/stall-negative
 broken() {
@@ -35,4 +57,4 @@ broken 's|</body>|<script>console.error("boom")</script></body>|' "a console err
 broken 's|<script>||; s|id="panel-memory"|id="panel-gone"|' "no memory panel" "no panel-memory"
 broken 's|<li><a href="junit.xml">|<li><a href="junit-gone.xml">|' "a dead link" "junit-gone.xml"
 broken 's|>FAIL-STALL</h1>|>PASS</h1>|' "another verdict" "no verdict FAIL-STALL"
-echo "test-html: 3 recorded runs' pages pass, 4 broken pages refused; screenshots in $shots"
+echo "test-html: 3 recorded runs' pages and their iterations' page pass, 4 broken pages refused; screenshots in $shots"
