@@ -333,24 +333,36 @@ static int64_t takeover_fenced_at(const struct verdict_input *in)
 
 /*
  * Pacemaker's first failed action on the takeover node after the fault and
- * before it was fenced (a stop that fails is fenced: on-fail=fence), with
- * when it was first seen, ms after the fault; NULL when there was none, and
- * the fence then came because the node stopped answering.
+ * until ms after it (when it was fenced: a stop that fails is fenced,
+ * on-fail=fence; or the takeover's limit), with when it was first seen, ms
+ * after the fault; NULL when there was none (a fence then came because the
+ * node stopped answering).
  */
-static const char *failed_action_before(const struct verdict_input *in, int64_t fenced,
-					int64_t *at)
+static const char *failed_action_before(const struct verdict_input *in, int64_t until, int64_t *at)
 {
 	char on[16];
 
 	snprintf(on, sizeof(on), " on %s: ", in->takeover);
-	for (size_t i = 0; fenced >= 0 && i < in->ncrm; i++) {
+	for (size_t i = 0; until >= 0 && i < in->ncrm; i++) {
 		const struct vcrm *c = &in->crm[i];
-		if (c->t < in->t_fault || (int64_t)(c->t - in->t_fault) > fenced)
+		if (c->t < in->t_fault || (int64_t)(c->t - in->t_fault) > until)
 			continue;
 		if (strstr(c->failure, on)) {
 			*at = (int64_t)(c->t - in->t_fault);
 			return c->failure;
 		}
+	}
+	return NULL;
+}
+
+/* The node the group started on after the fault when that is not the takeover node; NULL when none. */
+static const char *group_started_elsewhere(const struct verdict_input *in)
+{
+	for (size_t i = 0; i < in->ncrm; i++) {
+		const struct vcrm *c = &in->crm[i];
+		if (c->t >= in->t_fault && c->group_started && c->group_node[0] && strcmp(c->group_node, in->takeover) &&
+		    strcmp(c->group_node, in->victim))
+			return c->group_node;
 	}
 	return NULL;
 }
@@ -377,8 +389,18 @@ static bool judge_takeover(const struct verdict_input *in, struct verdict *v,
 			    "the run ended %.0fs after the fault, before takeover_timeout (%s) passed",
 			    (double)(in->t_end - in->t_fault) / 1000.0, lim);
 	if (group_late) {
-		int64_t tk_fenced = takeover_fenced_at(in), failed_at;
-		const char *failure = failed_action_before(in, tk_fenced, &failed_at);
+		int64_t tk_fenced = takeover_fenced_at(in), failed_at = -1;
+		/* Up to its fence, or without one within the limit. */
+		const char *failure = failed_action_before(in, tk_fenced >= 0 ? tk_fenced : (int64_t)in->takeover_timeout,
+							   &failed_at);
+		const char *elsewhere = group_started_elsewhere(in);
+		if (tk_fenced < 0 && failure)
+			return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
+				    "the NFS group was not running on %s within %s of the fault: an action "
+				    "failed there %.0fs after the fault (%s)%s%s%s",
+				    in->takeover, lim, (double)failed_at / 1000.0, failure,
+				    elsewhere ? " and the group started on " : "", elsewhere ? elsewhere : "",
+				    elsewhere ? " instead" : "");
 		if (tk_fenced >= 0 && failure)
 			return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
 				    "the NFS group was not running on %s within %s of the fault: an action "

@@ -399,6 +399,26 @@ START_TEST(recorded_takeover_fenced_after_failed_action)
 END_TEST
 
 /*
+ * Stock 6.12 after the nfsdcld fix, default scenario, iteration 4 of 7: nfsd's
+ * start failed on the takeover node ("Unable to end grace period: -110" on
+ * its console: no nfsdcld answered), the cluster moved the group to n3
+ * without fencing anyone. The reason says where the group went.
+ */
+START_TEST(recorded_nfsd_start_failed_group_elsewhere)
+{
+	struct scenario rsc;
+
+	load_recorded("nfsd-start-failed-6.12", &rsc);
+	ck_assert_msg(v.cls == VERDICT_FAIL_TAKEOVER_TIMEOUT, "%s: %s", verdict_name(v.cls), v.reason);
+	ck_assert_str_eq(v.node, "n1");
+	ck_assert_msg(strstr(v.reason, "an action failed there 27s after the fault (nfsd_start_0 start on n1: "
+				       "complete, error (Failed to start NFS server)) and the group started on n3 "
+				       "instead"), "%s", v.reason);
+	scenario_release(&rsc);
+}
+END_TEST
+
+/*
  * scenarios/negative-control.ini as CI ran it (dfaa1f3's harness): loop-back
  * NFS blocked on the takeover node 10 s after its writes resumed, so the
  * writer stalls until the end of the observe window. The only FAIL class
@@ -1143,6 +1163,7 @@ static Suite *timeline_suite(void)
 	tcase_add_test(recorded, recorded_pressure_back);
 	tcase_add_test(recorded, recorded_stall);
 	tcase_add_test(recorded, recorded_takeover_fenced_after_failed_action);
+	tcase_add_test(recorded, recorded_nfsd_start_failed_group_elsewhere);
 	tcase_add_test(synth, synthetic_pass);
 	tcase_add_test(synth, malformed_lines_skipped);
 	tcase_add_test(synth, error_event_is_error);
