@@ -496,6 +496,37 @@ void report_html_head(struct strbuf *sb, const char *title)
 		      "</style></head><body>\n");
 }
 
+static void count_or_unknown(struct strbuf *sb, const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (json_is_integer(v))
+		strbuf_addf(sb, "%lld", (long long)json_integer_value(v));
+	else
+		strbuf_addstr(sb, "?");
+}
+
+/* LOCALIO reads/writes of each node before and after the fault, when the kernel has LOCALIO. */
+static void localio_row(struct strbuf *sb, const struct run_report *r)
+{
+	bool any = false;
+
+	for (int i = 0; i < r->nnodes; i++) {
+		const json_t *l = r->nodes[i].localio;
+		if (!json_is_true(json_object_get(l, "supported")))
+			continue;
+		strbuf_addstr(sb, any ? "; " : "<tr><th>LOCALIO I/O</th><td>");
+		any = true;
+		strbuf_addf(sb, "%s ", r->nodes[i].name);
+		count_or_unknown(sb, l, "io_before_fault");
+		strbuf_addstr(sb, " before the fault, ");
+		count_or_unknown(sb, l, "io_after_fault");
+		strbuf_addstr(sb, " after");
+	}
+	if (any)
+		strbuf_addstr(sb, "</td></tr>");
+}
+
 static void verdict_section(struct strbuf *sb, const struct run_report *r)
 {
 	char stamp[32];
@@ -518,8 +549,10 @@ static void verdict_section(struct strbuf *sb, const struct run_report *r)
 	esc(sb, r->scenario_path);
 	strbuf_addstr(sb, "</td></tr><tr><th>kernel</th><td>");
 	esc(sb, r->kernel_release);
-	strbuf_addf(sb, "</td></tr><tr><th>started</th><td>%s, %.0f s, %d nodes (%s)</td></tr></table></section>\n", stamp,
+	strbuf_addf(sb, "</td></tr><tr><th>started</th><td>%s, %.0f s, %d nodes (%s)</td></tr>", stamp,
 		    (double)r->duration_ms / 1000.0, r->nnodes, r->kvm ? "KVM" : "TCG");
+	localio_row(sb, r);
+	strbuf_addstr(sb, "</table></section>\n");
 }
 
 static void phases_section(struct strbuf *sb, const struct run_report *r)
@@ -650,6 +683,7 @@ static void files_section(struct strbuf *sb, const struct run_report *r)
 	for (int i = 0; i < r->nnodes; i++) {
 		link_if(sb, r, r->nodes[i].console);
 		link_if(sb, r, r->nodes[i].corosync_log);
+		link_if(sb, r, r->nodes[i].nfs_log);
 	}
 	if (r->fx) {
 		link_if(sb, r, r->fx->sysrq_w_file);

@@ -174,6 +174,8 @@ static json_t *node_obj(const struct run_report *r, const struct report_node *n)
 	err |= put(o, "kernel", jstr(n->kernel));
 	err |= put(o, "console", jstr(n->console));
 	err |= put(o, "corosync_log", n->corosync_log[0] ? jstr(n->corosync_log) : json_null());
+	err |= put(o, "nfs_log", n->nfs_log[0] ? jstr(n->nfs_log) : json_null());
+	err |= put(o, "localio", n->localio ? json_deep_copy(n->localio) : json_null());
 	err |= put(o, "acked_bytes", juint(report_last_acked(r, n->name)));
 	return done(o, err);
 }

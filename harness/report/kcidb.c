@@ -261,6 +261,7 @@ static json_t *output_files(const struct run_report *r)
 	for (int i = 0; i < r->nnodes; i++) {
 		add_file(list, r, r->nodes[i].console, false);
 		add_file(list, r, r->nodes[i].corosync_log, false);
+		add_file(list, r, r->nodes[i].nfs_log, false);
 	}
 	if (r->fx) {
 		add_file(list, r, r->fx->sysrq_w_file, false);

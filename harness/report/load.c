@@ -121,6 +121,43 @@ static void load_forensics(struct run_report *rep, const json_t *o, const char *
 	rep->fx = fx;
 }
 
+/*
+ * LOCALIO's counts (run/localio.c): at the fault ("localio-fault") and at
+ * the end ("localio"), made into report.json's nodes[].localio.
+ */
+static void load_localio(struct report_node *rn, const json_t *o, bool end)
+{
+	const json_t *sup = json_object_get(o, "supported");
+	static const char *const keys[] = { "io", "commits" };
+
+	if (!rn->localio)
+		rn->localio = json_object();
+	json_object_set(rn->localio, "supported", json_is_boolean(sup) ? (json_t *)sup : json_null());
+	for (size_t i = 0; json_is_true(sup) && i < 2; i++) {
+		const json_t *v = json_object_get(o, keys[i]);
+		_cleanup_free_ char *before = xasprintf("%s_before_fault", keys[i]);
+		_cleanup_free_ char *after = xasprintf("%s_after_fault", keys[i]);
+		/* Every key there, null until counted (report.json never leaves one out). */
+		if (!json_object_get(rn->localio, before))
+			json_object_set_new(rn->localio, before, json_null());
+		if (!json_object_get(rn->localio, after))
+			json_object_set_new(rn->localio, after, json_null());
+		if (!json_is_integer(v))
+			continue;
+		if (!end) {
+			json_object_set_new(rn->localio, before, json_integer(json_integer_value(v)));
+			continue;
+		}
+		/* Counted at the end: what the fault's count does not hold came after it. */
+		const json_t *b = json_object_get(rn->localio, before);
+		json_int_t total = json_integer_value(v);
+		json_object_set_new(rn->localio, after,
+				    json_is_integer(b) && total >= json_integer_value(b)
+					    ? json_integer(total - json_integer_value(b))
+					    : json_null());
+	}
+}
+
 static void load_event(struct run_report *rep, const json_t *o, const char *dir)
 {
 	const char *ev = jstr(o, "ev");
@@ -147,6 +184,10 @@ static void load_event(struct run_report *rep, const json_t *o, const char *dir)
 		snprintf(rn->kernel, sizeof(rn->kernel), "%s", jstr(o, "kernel"));
 	else if (rn && !strcmp(ev, "corosync-log"))
 		snprintf(rn->corosync_log, sizeof(rn->corosync_log), "%s", jstr(o, "file"));
+	else if (rn && !strcmp(ev, "nfs-log"))
+		snprintf(rn->nfs_log, sizeof(rn->nfs_log), "%s", jstr(o, "file"));
+	else if (rn && (!strcmp(ev, "localio-fault") || !strcmp(ev, "localio")))
+		load_localio(rn, o, !strcmp(ev, "localio"));
 }
 
 int report_load(const char *timeline, int nnodes, struct run_report *rep)
@@ -195,6 +236,10 @@ void report_release(struct run_report *rep)
 	rep->cluster_up = NULL;
 	json_decref(rep->kernel);
 	rep->kernel = NULL;
+	for (int i = 0; i < rep->nnodes; i++) {
+		json_decref(rep->nodes[i].localio);
+		rep->nodes[i].localio = NULL;
+	}
 }
 
 /* When the run's last recorded step ended (epoch ms; 0 when not recorded): the verdict's checks start there. */

@@ -26,6 +26,9 @@ struct report_node {
 	char kernel[128];     /* uname -r as reported by its agent */
 	char console[64];     /* console log file name, relative to the run directory */
 	char corosync_log[64]; /* its corosync journal, relative; "" when not collected */
+	char nfs_log[64];      /* its NFS server's and Pacemaker's journal, relative; "" when not collected */
+	/* What LOCALIO's tracepoints counted there (run/localio.c); the run's "localio" event, or NULL. */
+	struct json_t *localio;
 };
 
 /* One check of the run, for junit.xml (one <testcase> each) and the report. */

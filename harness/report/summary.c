@@ -248,6 +248,9 @@ static void files_line(const struct run_report *r, FILE *f)
 	for (int i = 0; i < r->nnodes; i++)
 		if (r->nodes[i].corosync_log[0])
 			fprintf(f, ", %s", r->nodes[i].corosync_log);
+	for (int i = 0; i < r->nnodes; i++)
+		if (r->nodes[i].nfs_log[0])
+			fprintf(f, ", %s", r->nodes[i].nfs_log);
 	fputc('\n', f);
 }
 

@@ -440,6 +440,18 @@ static bool jobs_done(struct run *r, void *arg)
 	return true;
 }
 
+int monitor_jobs_answering(struct run *r, struct monitor_job *jobs, bool with_victim)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->c.n; i++)
+		if ((with_victim || i + 1 != r->victim) && r->c.nodes[i].ch.fd >= 0) {
+			jobs[n] = (struct monitor_job){ .node = i + 1 };
+			strbuf_init(&jobs[n++].out, 0);
+		}
+	return n;
+}
+
 void monitor_exec_each(struct run *r, struct monitor_job *jobs, int n, const char *const *argv,
 		       uint64_t timeout_ms)
 {

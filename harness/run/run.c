@@ -400,6 +400,7 @@ static int inject_and_observe(struct run *r, struct fault_ctx *fc)
 	json_t *fj = json_object();
 	int ret;
 
+	localio_mark_fault(r);
 	r->t_fault = timeline_now(&r->tl);
 	r->fault_fired = true;
 	json_object_set_new(fj, "kind", json_string(kind));
@@ -613,45 +614,59 @@ static void copy_consoles(struct run *r)
 }
 
 /*
- * Each surviving node's corosync journal: when it noticed the dead node, and
- * any late token ("Token has not been received in N ms") before that. A
- * node the cluster fenced while merely slow shows up here, and nowhere else
- * (corosync logs to the journal, not to the console). The victim's journal
- * died with it.
+ * Each surviving node's journals, read at the end. corosync's: when it
+ * noticed the dead node, and any late token ("Token has not been received
+ * in N ms") before that; a node the cluster fenced while merely slow shows
+ * up here and nowhere else (corosync logs to the journal, not to the
+ * console). The NFS server's and Pacemaker's (the resource agents' output:
+ * why a start or stop failed, nfsdcld's and mountd's complaints). The
+ * victim's journal died with it.
  */
-#define COROSYNC_LOG_TIMEOUT_MS (20 * 1000)
-static void save_corosync_logs(struct run *r)
-{
-	static const char *const argv[] = { "journalctl", "--boot", "--unit=corosync", "--output=short-precise",
-					    "--no-pager", NULL };
-	struct monitor_job jobs[SCENARIO_MAX_NODES];
-	int n = 0;
+#define JOURNAL_TIMEOUT_MS (20 * 1000)
 
-	for (int i = 0; i < r->c.n; i++)
-		if (i + 1 != r->victim && r->c.nodes[i].ch.fd >= 0) {
-			jobs[n] = (struct monitor_job){ .node = i + 1 };
-			strbuf_init(&jobs[n++].out, 0);
-		}
-	/* All nodes at once: one journal read's wait instead of one per node. */
-	monitor_exec_each(r, jobs, n, argv, COROSYNC_LOG_TIMEOUT_MS);
-	for (int k = 0; k < n; k++) {
-		const char *name = r->c.nodes[jobs[k].node - 1].name;
-		struct strbuf *out = &jobs[k].out;
-		if (jobs[k].ret < 0 || jobs[k].rc) {
-			log_warn("%s: could not read its corosync journal (%s)", name, out->len ? out->buf : "no answer");
+static const struct journal {
+	const char *what;   /* for messages */
+	const char *prefix; /* file prefix-<node>.log */
+	const char *event;  /* the timeline event naming the file */
+	const char *const argv[12];
+} journals[] = {
+	{ "corosync", "corosync", "corosync-log",
+	  { "journalctl", "--boot", "--unit=corosync", "--output=short-precise", "--no-pager", NULL } },
+	{ "NFS and Pacemaker", "nfs", "nfs-log",
+	  /* The newest 300 lines: the agent sends at most 64 KiB, and the takeover is at the end. */
+	  { "journalctl", "--boot", "--unit=nfs-server", "--unit=nfsdcld", "--unit=nfs-mountd", "--unit=rpc-statd",
+	    "--unit=pacemaker", "--lines=300", "--output=short-precise", "--no-pager", NULL } },
+};
+
+static void save_journals(struct run *r)
+{
+	for (size_t j = 0; j < sizeof(journals) / sizeof(journals[0]); j++) {
+		const struct journal *jl = &journals[j];
+		struct monitor_job jobs[SCENARIO_MAX_NODES];
+		int n = monitor_jobs_answering(r, jobs, false);
+
+		/* All nodes at once: one journal read's wait instead of one per node. */
+		monitor_exec_each(r, jobs, n, jl->argv, JOURNAL_TIMEOUT_MS);
+		for (int k = 0; k < n; k++) {
+			const char *name = r->c.nodes[jobs[k].node - 1].name;
+			struct strbuf *out = &jobs[k].out;
+			if (jobs[k].ret < 0 || jobs[k].rc) {
+				log_warn("%s: could not read its %s journal (%s)", name, jl->what,
+					 out->len ? out->buf : "no answer");
+				strbuf_release(out);
+				continue;
+			}
+			char *file = xasprintf("%s-%s.log", jl->prefix, name);
+			char *dst = xasprintf("%s/%s", r->dir, file);
+			if (write_file_atomic(dst, out->buf, out->len, 0644) == 0) {
+				json_t *f = json_object();
+				json_object_set_new(f, "file", json_string(file));
+				timeline_event(&r->tl, jl->event, name, f);
+			}
+			free(dst);
+			free(file);
 			strbuf_release(out);
-			continue;
 		}
-		char *file = xasprintf("corosync-%s.log", name);
-		char *dst = xasprintf("%s/%s", r->dir, file);
-		if (write_file_atomic(dst, out->buf, out->len, 0644) == 0) {
-			json_t *f = json_object();
-			json_object_set_new(f, "file", json_string(file));
-			timeline_event(&r->tl, "corosync-log", name, f);
-		}
-		free(dst);
-		free(file);
-		strbuf_release(out);
 	}
 }
 
@@ -683,6 +698,7 @@ static int scenario_steps(struct run *r, struct run_report *rep)
 		return infra_error(r, -ENOTSUP, "fault %s: %s", fault_kind_name(r->sc->fault.kind), f->unsupported(&fc));
 	step_end(s, &clk, true, "victim %s, takeover node %s", fc.victim->name, fc.takeover->name);
 
+	localio_arm(r);
 	s = step_begin(rep, "steady-state", &clk);
 	if ((ret = start_writers(r)) < 0 || (ret = steady_state(r, &t_steady)) < 0) {
 		step_end(s, &clk, false, "%s", r->error);
@@ -793,7 +809,8 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o, char **res
 		json_object_set_new(f, "kernel", json_string(k[0] ? k : r.c.kernel_release));
 		timeline_event(&r.tl, "node", r.c.nodes[i].name, f);
 	}
-	save_corosync_logs(&r);
+	save_journals(&r);
+	localio_collect(&r);
 	monitor_release(&r);
 	copy_consoles(&r);
 	for (int i = 0; i < rep.nsteps; i++)

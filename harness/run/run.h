@@ -122,6 +122,13 @@ struct monitor_job {
 };
 void monitor_exec_each(struct run *r, struct monitor_job *jobs, int n, const char *const *argv,
 		       uint64_t timeout_ms);
+/* A job for every node whose agent is connected (the victim too only with with_victim); returns how many. */
+int monitor_jobs_answering(struct run *r, struct monitor_job *jobs, bool with_victim);
+
+/* LOCALIO's tracepoints on every node (run/localio.c): armed before the writers, marked at the fault, counted at the end. */
+void localio_arm(struct run *r);
+void localio_mark_fault(struct run *r);
+void localio_collect(struct run *r);
 
 /* Starts the memory hog on node index i (a restart once it ran before). 0 or -errno. */
 int run_start_hog(struct run *r, int i);

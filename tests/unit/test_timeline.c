@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report/report.h"
 #include "scenario/scenario.h"
 #include "run/timeline.h"
 #include "util/spawn.h"
@@ -414,6 +415,35 @@ START_TEST(recorded_nfsd_start_failed_group_elsewhere)
 	ck_assert_msg(strstr(v.reason, "an action failed there 27s after the fault (nfsd_start_0 start on n1: "
 				       "complete, error (Failed to start NFS server)) and the group started on n3 "
 				       "instead"), "%s", v.reason);
+	scenario_release(&rsc);
+}
+END_TEST
+
+/*
+ * LOCALIO on stock 6.12 (default scenario, PASS): the first server n2's own
+ * writer went through LOCALIO until the fault (2088 reads/writes, 263
+ * commits by the kprobes' counts); after the takeover n1's old mount stayed on
+ * RPC (0 after the fault), and the remote client n3 never used it. The
+ * victim's count after the fault is unknown (it was destroyed): null.
+ */
+START_TEST(recorded_localio)
+{
+	struct scenario rsc;
+	struct run_report rep = { 0 };
+
+	load_recorded("localio-6.12", &rsc);
+	ck_assert_msg(v.cls == VERDICT_PASS, "%s: %s", verdict_name(v.cls), v.reason);
+	ck_assert_int_eq(report_load(FIXTURES_DIR "/timelines/localio-6.12.jsonl", rsc.cluster.nodes, &rep), 0);
+	const json_t *n1 = rep.nodes[0].localio, *n2 = rep.nodes[1].localio, *n3 = rep.nodes[2].localio;
+	ck_assert(n1 && n2 && n3);
+	ck_assert(json_is_true(json_object_get(n1, "supported")));
+	ck_assert_int_eq(json_integer_value(json_object_get(n2, "io_before_fault")), 2088);
+	ck_assert_int_eq(json_integer_value(json_object_get(n2, "commits_before_fault")), 263);
+	ck_assert(json_is_null(json_object_get(n2, "io_after_fault")));
+	ck_assert(json_is_integer(json_object_get(n1, "io_after_fault")));
+	ck_assert_int_eq(json_integer_value(json_object_get(n1, "io_after_fault")), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(n3, "io_before_fault")), 0);
+	report_release(&rep);
 	scenario_release(&rsc);
 }
 END_TEST
@@ -1164,6 +1194,7 @@ static Suite *timeline_suite(void)
 	tcase_add_test(recorded, recorded_stall);
 	tcase_add_test(recorded, recorded_takeover_fenced_after_failed_action);
 	tcase_add_test(recorded, recorded_nfsd_start_failed_group_elsewhere);
+	tcase_add_test(recorded, recorded_localio);
 	tcase_add_test(synth, synthetic_pass);
 	tcase_add_test(synth, malformed_lines_skipped);
 	tcase_add_test(synth, error_event_is_error);
