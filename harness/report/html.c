@@ -115,13 +115,17 @@ static void add_event(struct extra *x, double t, const char *node, const char *k
 
 	if (x->nev >= MAX_EVENTS)
 		return;
-	e = &x->ev[x->nev++];
+	e = &x->ev[x->nev];
 	e->t = t;
 	snprintf(e->node, sizeof(e->node), "%s", node ? node : "");
 	e->kind = kind;
 	va_start(ap, fmt);
 	vsnprintf(e->what, sizeof(e->what), fmt, ap);
 	va_end(ap);
+	/* The same thing said twice at once (an agent's hello can be recorded twice): once. */
+	if (x->nev && !strcmp(e[-1].node, e->node) && !strcmp(e[-1].what, e->what) && t - e[-1].t < 1.0)
+		return;
+	x->nev++;
 }
 
 /* Whether name is in the JSON array of strings a. */
