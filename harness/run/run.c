@@ -628,15 +628,41 @@ static const struct journal {
 	const char *what;   /* for messages */
 	const char *prefix; /* file prefix-<node>.log */
 	const char *event;  /* the timeline event naming the file */
+	bool daemon_errors; /* its NFS daemons' error lines become "daemon-error" events */
 	const char *const argv[12];
 } journals[] = {
-	{ "corosync", "corosync", "corosync-log",
+	{ "corosync", "corosync", "corosync-log", false,
 	  { "journalctl", "--boot", "--unit=corosync", "--output=short-precise", "--no-pager", NULL } },
-	{ "NFS and Pacemaker", "nfs", "nfs-log",
+	{ "NFS and Pacemaker", "nfs", "nfs-log", true,
 	  /* The newest 300 lines: the agent sends at most 64 KiB, and the takeover is at the end. */
 	  { "journalctl", "--boot", "--unit=nfs-server", "--unit=nfsdcld", "--unit=nfs-mountd", "--unit=rpc-statd",
 	    "--unit=pacemaker", "--lines=300", "--output=short-precise", "--no-pager", NULL } },
 };
+
+#define MAX_DAEMON_ERRORS 20
+
+struct daemon_errors {
+	struct run *r;
+	const char *node;
+	uint64_t wall_now, t_now; /* the same moment on both clocks */
+	int n;
+};
+
+/* One error line as a timeline event, at the timeline time its journal stamp says. */
+static void daemon_error(void *ctx, uint64_t epoch_ms, const char *source, const char *text)
+{
+	struct daemon_errors *d = ctx;
+	uint64_t ago = d->wall_now > epoch_ms ? d->wall_now - epoch_ms : 0;
+	json_t *f;
+
+	if (d->n++ >= MAX_DAEMON_ERRORS)
+		return;
+	f = json_object();
+	json_object_set_new(f, "at", json_integer((json_int_t)(d->t_now > ago ? d->t_now - ago : 0)));
+	json_object_set_new(f, "source", json_string(source));
+	json_object_set_new(f, "text", json_string(text));
+	timeline_event(&d->r->tl, "daemon-error", d->node, f);
+}
 
 static void save_journals(struct run *r)
 {
@@ -662,6 +688,10 @@ static void save_journals(struct run *r)
 				json_t *f = json_object();
 				json_object_set_new(f, "file", json_string(file));
 				timeline_event(&r->tl, jl->event, name, f);
+			}
+			if (jl->daemon_errors) {
+				struct daemon_errors d = { r, name, wall_ms(), timeline_now(&r->tl), 0 };
+				journal_daemon_errors(out->buf, d.wall_now, daemon_error, &d);
 			}
 			free(dst);
 			free(file);

@@ -125,6 +125,15 @@ void monitor_exec_each(struct run *r, struct monitor_job *jobs, int n, const cha
 /* A job for every node whose agent is connected (the victim too only with with_victim); returns how many. */
 int monitor_jobs_answering(struct run *r, struct monitor_job *jobs, bool with_victim);
 
+/*
+ * The NFS daemons' error lines in a journal printed with `journalctl -o
+ * short-precise` (run/journal.c): fn gets each one's epoch ms (the year
+ * from near_ms, a time near the journal's), its source ("rpc.nfsd",
+ * "nfsserver(nfsd)") and message. Returns how many.
+ */
+typedef void (*journal_error_fn)(void *ctx, uint64_t epoch_ms, const char *source, const char *text);
+int journal_daemon_errors(const char *journal, uint64_t near_ms, journal_error_fn fn, void *ctx);
+
 /* LOCALIO's tracepoints on every node (run/localio.c): armed before the writers, marked at the fault, counted at the end. */
 void localio_arm(struct run *r);
 void localio_mark_fault(struct run *r);

@@ -199,6 +199,12 @@ static void load_event(const json_t *o, struct verdict_input *in)
 		load_kernel(o, t, in);
 	} else if (!strcmp(ev, "verify")) {
 		load_verify(o, in);
+	} else if (!strcmp(ev, "daemon-error") && in->ndaemon_err < VERDICT_MAX_KERNEL) {
+		int i = in->ndaemon_err++;
+		in->daemon_err[i].t = jint(o, "at");
+		copy(in->daemon_err[i].node, sizeof(in->daemon_err[i].node), jstr(o, "node"));
+		snprintf(in->daemon_err[i].text, sizeof(in->daemon_err[i].text), "%s: %s", jstr(o, "source"),
+			 jstr(o, "text"));
 	} else if (!strcmp(ev, "error") && !in->infra_error[0]) {
 		copy(in->infra_error, sizeof(in->infra_error), jstr(o, "msg"));
 	} else if (!strcmp(ev, "teardown")) {

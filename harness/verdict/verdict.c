@@ -355,6 +355,24 @@ static const char *failed_action_before(const struct verdict_input *in, int64_t 
 	return NULL;
 }
 
+/* The first error an NFS daemon logged on node from ms after the fault on; NULL when none. */
+static const char *daemon_error_after(const struct verdict_input *in, const char *node, int64_t from)
+{
+	const char *first = NULL;
+	uint64_t t = 0;
+
+	for (int i = 0; i < in->ndaemon_err; i++) {
+		const typeof(in->daemon_err[0]) *e = &in->daemon_err[i];
+		if (strcmp(e->node, node) || e->t < in->t_fault + (uint64_t)(from > 0 ? from : 0))
+			continue;
+		if (!first || e->t < t) {
+			first = e->text;
+			t = e->t;
+		}
+	}
+	return first;
+}
+
 /* The node the group started on after the fault when that is not the takeover node; NULL when none. */
 static const char *group_started_elsewhere(const struct verdict_input *in)
 {
@@ -394,20 +412,22 @@ static bool judge_takeover(const struct verdict_input *in, struct verdict *v,
 		const char *failure = failed_action_before(in, tk_fenced >= 0 ? tk_fenced : (int64_t)in->takeover_timeout,
 							   &failed_at);
 		const char *elsewhere = group_started_elsewhere(in);
+		/* Why, in the daemon's words, when its journal has them (the agent only says it failed). */
+		const char *why = failure ? daemon_error_after(in, in->takeover, 0) : NULL;
 		if (tk_fenced < 0 && failure)
 			return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
 				    "the NFS group was not running on %s within %s of the fault: an action "
-				    "failed there %.0fs after the fault (%s)%s%s%s",
-				    in->takeover, lim, (double)failed_at / 1000.0, failure,
-				    elsewhere ? " and the group started on " : "", elsewhere ? elsewhere : "",
-				    elsewhere ? " instead" : "");
+				    "failed there %.0fs after the fault (%s%s%s)%s%s%s",
+				    in->takeover, lim, (double)failed_at / 1000.0, failure, why ? "; " : "",
+				    why ? why : "", elsewhere ? " and the group started on " : "",
+				    elsewhere ? elsewhere : "", elsewhere ? " instead" : "");
 		if (tk_fenced >= 0 && failure)
 			return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
 				    "the NFS group was not running on %s within %s of the fault: an action "
-				    "failed there %.0fs after the fault (%s) and the cluster fenced %s "
+				    "failed there %.0fs after the fault (%s%s%s) and the cluster fenced %s "
 				    "itself %.0fs after the fault",
-				    in->takeover, lim, (double)failed_at / 1000.0, failure, in->takeover,
-				    (double)tk_fenced / 1000.0);
+				    in->takeover, lim, (double)failed_at / 1000.0, failure, why ? "; " : "",
+				    why ? why : "", in->takeover, (double)tk_fenced / 1000.0);
 		if (tk_fenced >= 0)
 			return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
 				    "the NFS group was not running on %s within %s of the fault: the cluster "

@@ -130,6 +130,13 @@ struct verdict_input {
 		char title[160];
 	} kernel[VERDICT_MAX_KERNEL];
 	int nkernel;
+	/* The NFS daemons' error lines from the survivors' journals ("daemon-error", read at the end of the run). */
+	struct {
+		uint64_t t;         /* when the journal says it was logged, timeline ms */
+		char node[8];
+		char text[240];     /* "rpc.nfsd: error starting threads: errno 12 (Cannot allocate memory)" */
+	} daemon_err[VERDICT_MAX_KERNEL];
+	int ndaemon_err;
 	struct {
 		char node[8];
 		bool ran;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "report/report.h"
+#include "run/run.h"
 #include "scenario/scenario.h"
 #include "run/timeline.h"
 #include "util/spawn.h"
@@ -416,6 +417,88 @@ START_TEST(recorded_nfsd_start_failed_group_elsewhere)
 				       "complete, error (Failed to start NFS server)) and the group started on n3 "
 				       "instead"), "%s", v.reason);
 	scenario_release(&rsc);
+}
+END_TEST
+
+/* ---- the NFS daemons' own words, from a recorded journal ---- */
+
+struct errs {
+	uint64_t ms[32];
+	char text[32][240];
+	int n;
+};
+
+static void collect_error(void *ctx, uint64_t epoch_ms, const char *source, const char *text)
+{
+	struct errs *e = ctx;
+
+	if (e->n < 32) {
+		e->ms[e->n] = epoch_ms;
+		snprintf(e->text[e->n++], sizeof(e->text[0]), "%s: %s", source, text);
+	}
+}
+
+/*
+ * Stock 6.12, default scenario, `compare` round B-1 (2026-12-07): the nfsserver
+ * agent's start failed on the takeover node because rpc.nfsd could not start
+ * its threads (ENOMEM under the hog's 48M: 6.12's svc_init_buffer() takes its
+ * pages in one alloc_pages_bulk call and fails on a short one), the group went
+ * to n3. Its nfs-n1.log as the run kept it; run.c turns the error lines into
+ * "daemon-error" events with the timeline's time. Replayed here on the
+ * recorded timeline (recorded before those events existed): t0 on the wall
+ * clock is the run's start plus its duration less the end event's time.
+ */
+START_TEST(recorded_daemon_errors)
+{
+	struct strbuf j = STRBUF_INIT;
+	struct errs e = { .n = 0 };
+	struct scenario rsc;
+	/* 2026-12-07T12:57:27.722Z, the run-start's started_ms; t0 = it + 183081 - 171402 */
+	const uint64_t started = 1796648247722ull, t0 = started + 183081 - 171402;
+
+	ck_assert_int_ge(strbuf_read_file(&j, FIXTURES_DIR "/journal/nfs-n1-enomem-6.12.log", 1 << 20), 0);
+	ck_assert_int_eq(journal_daemon_errors(j.buf, started, collect_error, &e), e.n);
+	ck_assert_int_ge(e.n, 4);
+	/* the first: rpc.nfsd at Dec 07 12:58:40.856297, before the agent's ERROR line */
+	ck_assert_str_eq(e.text[0], "rpc.nfsd: error starting threads: errno 12 (Cannot allocate memory)");
+	ck_assert_uint_eq(e.ms[0], 1796648320856ull);
+	bool agent = false;
+	for (int i = 0; i < e.n; i++) {
+		agent |= !strcmp(e.text[i], "nfsserver(nfsd): ERROR: Failed to start NFS server");
+		ck_assert_msg(strncmp(e.text[i], "systemd", 7), "systemd's line taken: %s", e.text[i]);
+	}
+	ck_assert(agent);
+
+	/* The recorded timeline with those events added: the reason quotes rpc.nfsd. */
+	_cleanup_strbuf_ struct strbuf tl = STRBUF_INIT;
+	ck_assert_int_ge(strbuf_read_file(&tl, FIXTURES_DIR "/timelines/nfsd-enomem-6.12.jsonl", 16 << 20), 0);
+	for (int i = 0; i < e.n; i++) {
+		const char *colon = strstr(e.text[i], ": ");
+		strbuf_addf(&tl, "{\"t\":171402,\"ev\":\"daemon-error\",\"node\":\"n1\",\"at\":%llu,\"source\":\"%.*s\","
+				 "\"text\":\"%s\"}\n",
+			    (unsigned long long)(e.ms[i] - t0), (int)(colon - e.text[i]), e.text[i], colon + 2);
+	}
+	FILE *f = fopen(path, "we");
+	ck_assert_ptr_nonnull(f);
+	fwrite(tl.buf, 1, tl.len, f);
+	fclose(f);
+	struct strbuf errs = STRBUF_INIT;
+	ck_assert_msg(scenario_load(FIXTURES_DIR "/timelines/nfsd-enomem-6.12.ini", &rsc, &errs) == 0, "%s", errs.buf);
+	strbuf_release(&errs);
+	ck_assert_int_eq(timeline_load(path, &rsc, &in, &bad), 0);
+	verdict_judge(&in, &v);
+	ck_assert_msg(v.cls == VERDICT_FAIL_TAKEOVER_TIMEOUT, "%s: %s", verdict_name(v.cls), v.reason);
+	ck_assert_msg(strstr(v.reason, "(nfsd_start_0 start on n1: complete, error (Failed to start NFS server); "
+				       "rpc.nfsd: error starting threads: errno 12 (Cannot allocate memory)) and the "
+				       "group started on n3 instead"),
+		      "%s", v.reason);
+	/* Without them, as recorded: the agent's words only. */
+	verdict_input_release(&in);
+	ck_assert_int_eq(timeline_load(FIXTURES_DIR "/timelines/nfsd-enomem-6.12.jsonl", &rsc, &in, &bad), 0);
+	verdict_judge(&in, &v);
+	ck_assert_ptr_null(strstr(v.reason, "rpc.nfsd"));
+	scenario_release(&rsc);
+	strbuf_release(&j);
 }
 END_TEST
 
@@ -1195,6 +1278,7 @@ static Suite *timeline_suite(void)
 	tcase_add_test(recorded, recorded_takeover_fenced_after_failed_action);
 	tcase_add_test(recorded, recorded_nfsd_start_failed_group_elsewhere);
 	tcase_add_test(recorded, recorded_localio);
+	tcase_add_test(recorded, recorded_daemon_errors);
 	tcase_add_test(synth, synthetic_pass);
 	tcase_add_test(synth, malformed_lines_skipped);
 	tcase_add_test(synth, error_event_is_error);
