@@ -19,6 +19,7 @@
 #include "forensics/console/console.h"
 #include "util/exitcode.h"
 #include "util/strbuf.h"
+#include "util/units.h"
 #include "util/xalloc.h"
 
 #define TRIAGE_MAX_BYTES (256u << 20)
@@ -50,22 +51,15 @@ static void collect(void *ctx, const struct console_report *rep)
 	f->n++;
 }
 
-static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
-				      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
-
 /* "Dec  7 07:40:26 host kernel: " (syslog) or "Dec 07 07:40:26 host kernel: " (journalctl -k). */
 static const char *after_syslog_prefix(const char *l)
 {
 	const char *k;
 
-	for (size_t i = 0; i < sizeof(months) / sizeof(months[0]); i++) {
-		if (strncmp(l, months[i], 3) || l[3] != ' ')
-			continue;
-		k = strstr(l, " kernel: ");
-		if (k && k - l < 80)
-			return k + 9;
-	}
-	return l;
+	if (parse_month_abbrev(l) < 0 || l[3] != ' ')
+		return l;
+	k = strstr(l, " kernel: ");
+	return k && k - l < 80 ? k + 9 : l;
 }
 
 /* "[  125.804599]" or dmesg -T's "[Mon Dec  7 07:40:26 2026]" (not "[nfs]", the end of a wrapped frame). */

@@ -76,6 +76,7 @@ struct cluster {
 	char *kernel, *initrd, *modules_disk;
 	char expect_release[128];
 	char modules_hash[17]; /* of the modules tree under test ("" without one) */
+	char kernel_hash[17];  /* sha256_file_key16() of the kernel booted ("" until chosen) */
 	char group_node[16];   /* where the NFS group ran when `up` last looked */
 	struct up_record up;
 	virConnectPtr conn;

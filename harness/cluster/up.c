@@ -578,6 +578,9 @@ static int choose_kernel(struct cluster *c, const struct scenario *sc, const str
 		 c->modules_disk ? ", with its modules" : "");
 	free(beside);
 out:
+	/* Once: the snapshot key and the report's kernel identity both name the kernel by it. */
+	if (!r && c->kernel && (r = sha256_file_key16(c->kernel, c->kernel_hash)) < 0)
+		log_error("%s: cannot read it: %s", c->kernel, strerror(-r));
 	if (stage)
 		rm_rf(stage);
 	free(stage);

@@ -13,7 +13,6 @@
 
 #include "util/fs.h"
 #include "util/log.h"
-#include "util/sha256.h"
 #include "util/spawn.h"
 #include "util/xalloc.h"
 
@@ -184,22 +183,15 @@ static json_t *git_line(const char *tree, const char *const *args)
 	return v ? v : json_null();
 }
 
-json_t *kernel_identity(const char *bzimage, bool from_image, const char *tree)
+json_t *kernel_identity(const char *bzimage, const char *bzimage_hash, bool from_image, const char *tree)
 {
 	json_t *o = json_object(), *build = NULL;
 
 	json_object_set_new(o, "origin", json_string(tree ? "tree" : from_image ? "image" : "bzimage"));
 	json_object_set_new(o, "bzimage", bzimage ? json_string(bzimage) : json_null());
 	/* The binary's own name: the same bzImage gets the same build ID wherever it came from. */
-	struct sha256 h;
-	char key[17];
-	sha256_init(&h);
-	if (bzimage && sha256_file(&h, bzimage) == 0) {
-		sha256_key16(&h, key);
-		json_object_set_new(o, "bzimage_sha256_16", json_string(key));
-	} else {
-		json_object_set_new(o, "bzimage_sha256_16", json_null());
-	}
+	json_object_set_new(o, "bzimage_sha256_16",
+			    bzimage_hash && *bzimage_hash ? json_string(bzimage_hash) : json_null());
 	/* A kernel `takeover kernel build` made sits in its cache directory beside its manifest. */
 	if (bzimage && !from_image && !tree) {
 		char *dir = xstrdup(bzimage), *slash = strrchr(dir, '/');

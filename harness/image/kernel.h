@@ -29,11 +29,12 @@ int kernel_tree_artifacts(const char *tree, char **bzimage, char **modules_root,
  * path, "build": the manifest.json of a kernel `takeover kernel build` made
  * (its cache key, source, patches, config fragments) or null, "tree": the
  * --kernel-tree or null, "git_commit" / "git_describe": that tree's HEAD
- * when it is a git checkout, else null, "bzimage_sha256_16": the first 16
- * hex digits of the bzImage's sha256}. from_image: the image's own kernel.
+ * when it is a git checkout, else null, "bzimage_sha256_16": bzimage_hash,
+ * the first 16 hex digits of the bzImage's sha256 (the cluster's
+ * kernel_hash), or null}. from_image: the image's own kernel.
  */
 struct json_t;
-struct json_t *kernel_identity(const char *bzimage, bool from_image, const char *tree);
+struct json_t *kernel_identity(const char *bzimage, const char *bzimage_hash, bool from_image, const char *tree);
 
 /* `takeover kernel build`: see kernel_build.c. */
 struct kernel_build_opts {

@@ -18,9 +18,6 @@
 #include "run/run.h"
 #include "util/units.h"
 
-static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
-				      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
-
 /* n decimal digits at s, or -1. */
 static int digits(const char *s, int n)
 {
@@ -37,13 +34,10 @@ static int digits(const char *s, int n)
 /* "Dec 07 12:58:40.856297 " -> epoch ms, the year taken from near_ms (a date months ahead is last year's). */
 static int parse_stamp(const char *l, uint64_t near_ms, uint64_t *ms)
 {
-	int mon = -1, day, hh, mm, ss, us;
+	int mon = parse_month_abbrev(l), day, hh, mm, ss, us;
 	time_t near = (time_t)(near_ms / 1000);
 	struct tm tm, ref;
 
-	for (int i = 0; i < 12; i++)
-		if (!strncmp(l, months[i], 3))
-			mon = i;
 	if (mon < 0 || l[3] != ' ' || l[6] != ' ' || l[9] != ':' || l[12] != ':' || l[15] != '.' || l[22] != ' ')
 		return -1;
 	day = digits(l + 4, 2);

@@ -16,10 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "proto.h"
 #include "run/run.h"
 #include "util/log.h"
 #include "util/strbuf.h"
 #include "util/units.h"
+#include "util/xalloc.h"
 
 #define LOCALIO_TIMEOUT_MS (20 * 1000)
 #define NO_LOCALIO 3 /* the scripts' exit status on a kernel without LOCALIO */
@@ -69,21 +71,20 @@ void localio_arm(struct run *r)
 	release(jobs, n);
 }
 
-static bool field(const char *line, const char *key, uint64_t *v)
+/* "localio doio=N commit=N", the count script's line, in the agent protocol's key=value words. */
+static bool parse_counts(const char *out, uint64_t *io, uint64_t *commits)
 {
-	const char *p = strstr(line, key), *why;
-	char num[24];
-	size_t len;
+	char *line = xstrdup(out), *w[PROTO_MAX_WORDS];
+	int n;
 
-	if (!p)
-		return false;
-	p += strlen(key);
-	len = strspn(p, "0123456789");
-	if (!len || len >= sizeof(num))
-		return false;
-	memcpy(num, p, len);
-	num[len] = '\0';
-	return parse_uint(num, v, &why) == 0;
+	line[strcspn(line, "\n")] = '\0';
+	n = proto_split(line, w, PROTO_MAX_WORDS);
+	const char *d = proto_get(w, n, "doio"), *c = proto_get(w, n, "commit"), *why;
+	bool ok = n > 0 && !strcmp(w[0], "localio") && d && c && parse_uint(d, io, &why) == 0 &&
+		  parse_uint(c, commits, &why) == 0;
+
+	free(line);
+	return ok;
 }
 
 /* The counts on every node answering, as event ev: {"supported", "io", "commits"}. */
@@ -99,8 +100,7 @@ static void count(struct run *r, const char *ev, bool with_victim)
 		uint64_t io, commits;
 		if (jobs[k].ret == 0 && jobs[k].rc == NO_LOCALIO) {
 			json_object_set_new(f, "supported", json_false());
-		} else if (jobs[k].ret == 0 && jobs[k].rc == 0 && field(jobs[k].out.buf, "doio=", &io) &&
-			   field(jobs[k].out.buf, "commit=", &commits)) {
+		} else if (jobs[k].ret == 0 && jobs[k].rc == 0 && parse_counts(jobs[k].out.buf, &io, &commits)) {
 			json_object_set_new(f, "supported", json_true());
 			json_object_set_new(f, "io", json_integer((json_int_t)io));
 			json_object_set_new(f, "commits", json_integer((json_int_t)commits));

@@ -827,7 +827,8 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o, char **res
 	json_object_set_new(start, "scenario", json_string(sc->path));
 	const char *asked = o->kernel ? o->kernel : sc->kernel.image;
 	json_object_set_new(start, "kernel",
-			    kernel_identity(r.c.kernel, !o->kernel_tree && !strcmp(asked, "debian"), o->kernel_tree));
+			    kernel_identity(r.c.kernel, r.c.kernel_hash, !o->kernel_tree && !strcmp(asked, "debian"),
+					    o->kernel_tree));
 	timeline_event(&r.tl, "run-start", NULL, start);
 	timeline_event(&r.tl, "cluster-up", NULL, cluster_up_fields(&r.c.up));
 	monitor_init(&r);

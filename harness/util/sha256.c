@@ -218,3 +218,15 @@ int sha256_tree(struct sha256 *h, const char *root, const char *label, const cha
 	free(list);
 	return r;
 }
+
+int sha256_file_key16(const char *path, char key[17])
+{
+	struct sha256 h;
+	int r;
+
+	sha256_init(&h);
+	r = sha256_file(&h, path);
+	if (!r)
+		sha256_key16(&h, key);
+	return r;
+}

@@ -21,6 +21,8 @@ void sha256_hex(struct sha256 *s, char out[65]);
 void sha256_key16(struct sha256 *s, char key[17]);
 /* Hashes a file's contents into s; returns 0 or -errno. */
 int sha256_file(struct sha256 *s, const char *path);
+/* sha256_key16() of a file's contents alone. 0 or -errno. */
+int sha256_file_key16(const char *path, char key[17]);
 
 /* Hashes one file: label, mode and contents (a symlink: its target). 0 or -errno. */
 int sha256_entry(struct sha256 *s, const char *path, const char *label);

@@ -254,3 +254,14 @@ void format_duration_ms(uint64_t ms, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%llums", (unsigned long long)ms);
 }
+
+int parse_month_abbrev(const char *s)
+{
+	static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+					      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+
+	for (int i = 0; i < 12; i++)
+		if (!strncmp(s, months[i], 3))
+			return i;
+	return -1;
+}

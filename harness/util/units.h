@@ -13,6 +13,8 @@
 
 /* Plain non-negative decimal integer, no unit. */
 int parse_uint(const char *s, uint64_t *out, const char **why);
+/* The month a log line's "Jan".."Dec" names, 0..11; -1 when s does not start with one. */
+int parse_month_abbrev(const char *s);
 /* Decimal integer with an optional sign: "-12", "+3", "40". */
 int parse_int(const char *s, int64_t *out, const char **why);
 /* Decimal number: "12", "-0.25", "1.5e3" (no hex, inf or nan; no spaces). */

@@ -28,6 +28,7 @@
 #include "run/timeline.h"
 #include "scenario/scenario.h"
 #include "util/fs.h"
+#include "util/sha256.h"
 #include "util/spawn.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -499,7 +500,9 @@ START_TEST(built_kernel)
 	ck_assert_int_ge(strbuf_read_file(&m, rec, 1 << 20), 0);
 	ck_assert_int_eq(write_file_atomic(man, m.buf, m.len, 0644), 0);
 	strbuf_release(&m);
-	json_t *k = kernel_identity(bz, false, NULL);
+	char hash[17];
+	ck_assert_int_eq(sha256_file_key16(bz, hash), 0);
+	json_t *k = kernel_identity(bz, hash, false, NULL);
 	ck_assert_str_eq(str_at(k, "origin"), "bzimage");
 	ck_assert_str_eq(str_at(json_object_get(k, "build"), "key"), "395fa0c04a926174");
 	ck_assert_int_eq(strlen(str_at(k, "bzimage_sha256_16")), 16);
@@ -532,7 +535,7 @@ START_TEST(git_tree)
 	ck_assert_int_eq(write_file_atomic(bz, "bz", 2, 0644), 0);
 	ck_assert_int_eq(spawn_simple((const char *const[]){ "sh", "-c", cmd, NULL }, 30000, &head), 0);
 	strbuf_rtrim(&head);
-	json_t *k = kernel_identity(bz, false, tree);
+	json_t *k = kernel_identity(bz, NULL, false, tree);
 	ck_assert_str_eq(str_at(k, "git_commit"), head.buf);
 
 	_cleanup_free_ char *dir = run_dir("pass-default", "tree", k);
