@@ -73,6 +73,24 @@ START_TEST(clean_ansi)
 }
 END_TEST
 
+START_TEST(clean_wall_clock)
+{
+	char l[256];
+
+	/* dmesg -T's stamp goes, with no kernel time to return */
+	ck_assert_double_eq(clean("[Mon Dec  7 07:40:26 2026] nfsd: last server has exited", l,
+				  sizeof(l)),
+			    -1);
+	ck_assert_str_eq(l, "nfsd: last server has exited");
+	/* a bracket that ends in its only colon is not a stamp: the check stops at the
+	 * string's end (the fuzzer's stack-buffer-overflow, 31 characters in a 32-byte copy) */
+	ck_assert_double_eq(clean("[Aaaaaaaaaaaaaaaaaaaaaaaaaaaaa1:] x", l, sizeof(l)), -1);
+	ck_assert_str_eq(l, "[Aaaaaaaaaaaaaaaaaaaaaaaaaaaaa1:] x");
+	ck_assert_double_eq(clean("[Aaaaaaaaaaaaaaaaaa1:2] x", l, sizeof(l)), -1);
+	ck_assert_str_eq(l, "[Aaaaaaaaaaaaaaaaaa1:2] x");
+}
+END_TEST
+
 START_TEST(clean_no_prefix)
 {
 	char l[256];
@@ -965,6 +983,7 @@ static Suite *console_suite(void)
 	tcase_add_test(cl, clean_prefix_and_crlf);
 	tcase_add_test(cl, frames_are_not_messages);
 	tcase_add_test(cl, clean_ansi);
+	tcase_add_test(cl, clean_wall_clock);
 	tcase_add_test(cl, clean_no_prefix);
 	tcase_add_loop_test(cls, classify_line, 0, (int)(sizeof(lines) / sizeof(lines[0])));
 	tcase_add_test(cls, registry_complete);

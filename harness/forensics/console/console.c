@@ -26,7 +26,7 @@ static bool is_wall_clock(const char *s)
 	const char *colon = strchr(s, ':');
 
 	return n >= 20 && isalpha((unsigned char)s[0]) && colon && colon > s + 2 &&
-	       isdigit((unsigned char)colon[-1]) && colon[3] == ':' &&
+	       (size_t)(colon - s) + 3 < n && isdigit((unsigned char)colon[-1]) && colon[3] == ':' &&
 	       isdigit((unsigned char)s[n - 1]) && isdigit((unsigned char)s[n - 4]) && s[n - 5] == ' ';
 }
 
