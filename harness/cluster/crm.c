@@ -5,6 +5,7 @@
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/strbuf.h"
@@ -194,4 +195,26 @@ bool crm_node_online(const struct crm_status *st, const char *node)
 		if (!strcmp(st->online[i], node))
 			return true;
 	return false;
+}
+
+void crm_location_argv(const char *argv[CRM_LOCATION_ARGC], const char *id, const char *node, const char *score)
+{
+	struct strbuf x = STRBUF_INIT;
+
+	strbuf_addf(&x, "<rsc_location id=\"%s\" rsc=\"%s\" node=\"%s\" score=\"%s\"/>", id, CRM_GROUP, node,
+		    score);
+	/* --create --scope --xml-text */
+	argv[0] = "cibadmin";
+	argv[1] = "-C";
+	argv[2] = "-o";
+	argv[3] = "constraints";
+	argv[4] = "-X";
+	argv[5] = strbuf_detach(&x, NULL);
+	argv[6] = NULL;
+}
+
+void crm_location_argv_free(const char *argv[CRM_LOCATION_ARGC])
+{
+	free((char *)argv[5]);
+	argv[5] = NULL;
 }

@@ -94,7 +94,7 @@ static void devices(struct xw *x, const struct vm_spec *s)
 	disk(x, s->root_disk, "qcow2", "unsafe", "vda", NULL, false, false);
 	disk(x, s->config_disk, "raw", "none", "vdb", CONFIG_DISK_SERIAL, true, false);
 	/* The shared disk is the HA cluster's storage: no host caching, like a SAN LUN. */
-	disk(x, s->shared_disk, "raw", "none", "vdc", SHARED_DISK_SERIAL, false, true);
+	disk(x, s->shared_disk, "raw", "none", SHARED_DISK_TARGET, SHARED_DISK_SERIAL, false, true);
 	if (s->modules_disk)
 		disk(x, s->modules_disk, "raw", "none", "vdd", "tkmodules", true, false);
 

@@ -14,6 +14,7 @@
 #define QGA_CHANNEL "org.qemu.guest_agent.0"
 #define CONFIG_DISK_SERIAL "tkconfig"
 #define SHARED_DISK_SERIAL "tkshared"
+#define SHARED_DISK_TARGET "vdc" /* its <target dev>: libvirt's name for it (block I/O tuning) */
 
 struct vm_spec {
 	const char *name;        /* domain name: takeover-<cluster>-<node> */

@@ -37,6 +37,13 @@ const struct report_phase report_phases[REPORT_NPHASES] = {
 	{ "first_loopback_write", "loop-back writes", offsetof(struct phases, first_loopback_write) },
 };
 
+const char *report_phase_label(const struct verdict_input *in, size_t i)
+{
+	if (in && verdict_server_to_client(in) && report_phases[i].off == offsetof(struct phases, first_loopback_write))
+		return "client writes";
+	return report_phases[i].label;
+}
+
 int64_t report_phase_ms(const struct phases *p, const struct report_phase *ph)
 {
 	int64_t v;

@@ -32,6 +32,8 @@ extern const struct report_file report_files[REPORT_NFILES];
 /* The name of the file with that key (NULL: report.json). */
 const char *report_file_name(const char *key);
 
+/* A phase's label for this run: a failback's judged writes go to another server ("client writes"). */
+const char *report_phase_label(const struct verdict_input *in, size_t i);
 /* Milliseconds after the fault, -1 when the phase was not seen. */
 int64_t report_phase_ms(const struct phases *p, const struct report_phase *ph);
 

@@ -197,6 +197,8 @@ static void mem_sample(struct extra *x, const json_t *o, double t, struct mem_po
 
 static const char *takeover_node(const struct run_report *r)
 {
+	if (r->in && r->in->judged[0]) /* a failback judges the node the group left */
+		return verdict_judged_node(r->in);
 	for (int i = 0; i < r->nnodes; i++)
 		if (!strcmp(r->nodes[i].role, "takeover"))
 			return r->nodes[i].name;
@@ -317,7 +319,7 @@ static void panel_marks(struct strbuf *sb, const struct axis *a, const struct ru
 	if (r->v->max_gap && r->v->t_resume) {
 		double g0 = (double)r->v->t_gap / 1000.0, g1 = (double)(r->v->t_gap + r->v->max_gap) / 1000.0;
 		strbuf_addf(sb, "<rect class=\"stall\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"><title>the longest "
-				"gap in %s's loop-back writes after they resumed: %.1f s</title></rect>",
+				"gap in %s's writes after they resumed: %.1f s</title></rect>",
 			    px(a, g0), a->top, px(a, g1) - px(a, g0), PANEL_H, takeover_node(r), g1 - g0);
 	}
 	for (size_t i = 0; i < x->nev; i++) {
@@ -390,7 +392,7 @@ static void progress_panel(struct strbuf *sb, struct axis *a, const struct run_r
 		strbuf_addf(sb, "<line class=\"phase\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\"><title>+%.1fs after the "
 				"fault: ",
 			    px(a, t), px(a, t), a->top + PANEL_H - 12, a->top + PANEL_H, (double)ms / 1000.0);
-		esc(sb, report_phases[i].label);
+		esc(sb, report_phase_label(in, i));
 		strbuf_addstr(sb, "</title></line>");
 	}
 	for (int i = 0; in && i < in->nnodes; i++) {
@@ -563,7 +565,7 @@ static void phases_section(struct strbuf *sb, const struct run_report *r)
 {
 	const struct verdict_input *in = r->in;
 
-	strbuf_addstr(sb, "<section id=\"phases\"><h2>The takeover</h2>");
+	strbuf_addf(sb, "<section id=\"phases\"><h2>The %s</h2>", in && verdict_server_to_client(in) ? "failback" : "takeover");
 	if (!in || !in->fault_fired) {
 		strbuf_addstr(sb, "<p>The fault never fired.</p></section>\n");
 		return;
@@ -573,7 +575,7 @@ static void phases_section(struct strbuf *sb, const struct run_report *r)
 	for (size_t i = 0; i < REPORT_NPHASES; i++) {
 		int64_t ms = report_phase_ms(&r->v->ph, &report_phases[i]);
 		strbuf_addstr(sb, "<tr><td>");
-		esc(sb, report_phases[i].label);
+		esc(sb, report_phase_label(in, i));
 		if (ms < 0)
 			strbuf_addstr(sb, "</td><td>not seen</td></tr>");
 		else

@@ -91,6 +91,9 @@ static json_t *takeover_obj(const struct verdict_input *in, const struct verdict
 
 	err |= put(o, "victim", jstr(in->victim));
 	err |= put(o, "takeover_node", jstr(in->takeover));
+	err |= put(o, "judged_node", jstr(verdict_judged_node(in)));
+	err |= put(o, "victim_survives", json_boolean(in->victim_survives));
+	err |= put(o, "group_stays", json_boolean(in->group_stays));
 	err |= put(o, "fault_t_s", in->fault_fired ? jsec(in->t_fault) : json_null());
 	err |= put(o, "phases_s", phases_obj(&v->ph));
 	err |= put(o, "resume_s", resumed ? jsec(v->t_resume - in->t_fault) : json_null());

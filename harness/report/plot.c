@@ -101,7 +101,7 @@ static void phase_lines(struct strbuf *sb, const struct verdict_input *in, const
 		for (size_t k = i; k < REPORT_NPHASES; k++) {
 			if (report_phase_ms(ph, &report_phases[k]) != ms)
 				continue;
-			strbuf_addf(&label, "%s%s", label.len ? ", " : "", report_phases[k].label);
+			strbuf_addf(&label, "%s%s", label.len ? ", " : "", report_phase_label(in, k));
 			done[k] = true;
 		}
 		vline(sb, (double)(in->t_fault + (uint64_t)ms) / 1000.0, "dt 3 lc rgb 'gray40'",

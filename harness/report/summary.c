@@ -105,16 +105,19 @@ static void phases_line(const struct run_report *r, FILE *f)
 		fprintf(f, "takeover: the fault was not injected\n");
 		return;
 	}
-	fprintf(f, "takeover %s -> %s, fault at %.1fs: ", in->victim, in->takeover,
-		(double)in->t_fault / 1000.0);
+	if (in->group_stays)
+		fprintf(f, "fault on %s, the group stays there, at %.1fs: ", in->victim, (double)in->t_fault / 1000.0);
+	else
+		fprintf(f, "%s %s -> %s, fault at %.1fs: ", verdict_server_to_client(in) ? "failback" : "takeover",
+			in->victim, in->takeover, (double)in->t_fault / 1000.0);
 	for (size_t i = 0; i < REPORT_NPHASES; i++) {
 		int64_t ms = report_phase_ms(&r->v->ph, &report_phases[i]);
 		if (ms >= 0) {
-			fprintf(f, "%s%s +%.1fs", sep, report_phases[i].label, (double)ms / 1000.0);
+			fprintf(f, "%s%s +%.1fs", sep, report_phase_label(in, i), (double)ms / 1000.0);
 			sep = ", ";
 		} else if (m < sizeof(missing)) {
 			m += (size_t)snprintf(missing + m, sizeof(missing) - m, "%s%s", m ? ", " : "",
-					      report_phases[i].label);
+					      report_phase_label(in, i));
 		}
 	}
 	if (missing[0])
@@ -137,7 +140,7 @@ static void window_line(const struct run_report *r, FILE *f)
 	to = from + (double)in->observe / 1000.0;
 	/* The verdict stops before measuring a window the run did not finish. */
 	if (v->cls == VERDICT_ERROR) {
-		fprintf(f, "observe window +%.1fs..+%.1fs on %s: incomplete\n", from, to, in->takeover);
+		fprintf(f, "observe window +%.1fs..+%.1fs on %s: incomplete\n", from, to, verdict_judged_node(in));
 		return;
 	}
 	report_human_bytes((double)v->window_bytes, bytes, sizeof(bytes));
@@ -146,7 +149,7 @@ static void window_line(const struct run_report *r, FILE *f)
 	format_duration_ms(in->max_stall, stall, sizeof(stall));
 	fprintf(f, "observe window +%.1fs..+%.1fs on %s: %s acknowledged, %s/s (min_rate %s/s), "
 		   "longest gap %.1fs (max_stall %s)\n",
-		from, to, in->takeover, bytes, rate, min, (double)v->max_gap / 1000.0, stall);
+		from, to, verdict_judged_node(in), bytes, rate, min, (double)v->max_gap / 1000.0, stall);
 }
 
 /* Whether the run tested the kernel under the pressure the scenario asked for. */

@@ -77,8 +77,8 @@ static void on_progress(struct run *r, int idx, char **w, int n)
 		rn->acked_records = (uint64_t)json_integer_value(json_object_get(f, "acked"));
 		rn->records = (uint64_t)json_integer_value(json_object_get(f, "records"));
 		rn->errors = (uint64_t)json_integer_value(json_object_get(f, "errors"));
-		/* Resumed: new acks while Pacemaker says the group runs on the takeover node. */
-		if (r->fault_fired && !r->t_resume && idx + 1 == r->takeover && rn->last_ack_t == now &&
+		/* Resumed: the judged node's new acks while Pacemaker says the group runs on the takeover node. */
+		if (r->fault_fired && !r->t_resume && idx + 1 == r->judged && rn->last_ack_t == now &&
 		    now > r->t_fault + VERDICT_RESUME_GRACE_MS && r->crm_have && r->crm_last.group_started &&
 		    !strcmp(r->crm_last.group_node, r->c.nodes[r->takeover - 1].name))
 			r->t_resume = now;
@@ -111,7 +111,7 @@ static void on_oom_counter(struct run *r, int idx, uint64_t value)
 
 static void schedule_hog_restart(struct run *r, int idx)
 {
-	if (r->pressure_on && idx + 1 != r->victim)
+	if (r->pressure_on && idx + 1 != r->dead)
 		r->nodes[idx].hog_restart_t = timeline_now(&r->tl) + HOG_RESTART_DELAY_MS;
 }
 
@@ -345,7 +345,7 @@ void monitor_start_crm_poll(struct run *r, int node)
 static int crm_observer(struct run *r)
 {
 	for (int i = 0; i < r->c.n; i++)
-		if (i + 1 != r->victim && i + 1 != r->takeover && r->c.nodes[i].ch.fd >= 0)
+		if (i + 1 != r->victim && i + 1 != r->takeover && i + 1 != r->judged && r->c.nodes[i].ch.fd >= 0)
 			return i + 1;
 	if (r->takeover && r->c.nodes[r->takeover - 1].ch.fd >= 0)
 		return r->takeover;
@@ -379,7 +379,7 @@ static void progress_line(struct run *r)
 static void reconnect_channels(struct run *r)
 {
 	for (int i = 0; i < r->c.n; i++)
-		if (i + 1 != r->victim && r->c.nodes[i].ch.fd < 0)
+		if (i + 1 != r->dead && r->c.nodes[i].ch.fd < 0)
 			channel_connect(&r->c.nodes[i].ch);
 }
 
@@ -445,7 +445,7 @@ int monitor_jobs_answering(struct run *r, struct monitor_job *jobs, bool with_vi
 	int n = 0;
 
 	for (int i = 0; i < r->c.n; i++)
-		if ((with_victim || i + 1 != r->victim) && r->c.nodes[i].ch.fd >= 0) {
+		if ((with_victim || i + 1 != r->dead) && r->c.nodes[i].ch.fd >= 0) {
 			jobs[n] = (struct monitor_job){ .node = i + 1 };
 			strbuf_init(&jobs[n++].out, 0);
 		}

@@ -179,7 +179,7 @@ int run_start_hog(struct run *r, int i)
 static int start_hogs(struct run *r)
 {
 	for (int i = 0; i < r->c.n; i++) {
-		if (!r->nodes[i].hog || r->nodes[i].hog_running || i + 1 == r->victim)
+		if (!r->nodes[i].hog || r->nodes[i].hog_running || i + 1 == r->dead)
 			continue;
 		int ret = run_start_hog(r, i);
 		if (ret < 0)
@@ -193,7 +193,7 @@ static bool workloads_stopped(struct run *r, void *arg)
 {
 	(void)arg;
 	for (int i = 0; i < r->c.n; i++)
-		if (i + 1 != r->victim && r->c.nodes[i].ch.fd >= 0 &&
+		if (i + 1 != r->dead && r->c.nodes[i].ch.fd >= 0 &&
 		    (r->nodes[i].hog_running || r->nodes[i].writer_running))
 			return false;
 	return true;
@@ -205,7 +205,7 @@ static void stop_workloads(struct run *r)
 	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < r->c.n; i++) {
 			struct channel *ch = &r->c.nodes[i].ch;
-			if (i + 1 == r->victim || ch->fd < 0)
+			if (i + 1 == r->dead || ch->fd < 0)
 				continue;
 			/* The hog first: writers blocked in reclaim need the memory back to finish. */
 			if (r->nodes[i].hog_running)
@@ -255,7 +255,11 @@ static int steady_state(struct run *r, uint64_t *t_steady)
 	return 0;
 }
 
-/* Victim: the group's node (or the named target). Takeover: the first other node. */
+/*
+ * Victim: the group's node (or the named target). Takeover: the first other
+ * node. Judged: the takeover node, or the victim when the fault leaves it up
+ * (failback: it goes from server to client).
+ */
 static int choose_roles(struct run *r)
 {
 	struct crm_status st;
@@ -268,8 +272,9 @@ static int choose_roles(struct run *r)
 	struct node *g = cluster_node_by_name(&r->c, gn);
 	if (!g)
 		return infra_error(r, -EIO, "the NFS group runs on an unknown node '%s'", gn);
+	const struct fault *flt = fault_for(r->sc->fault.kind);
 	r->victim = r->sc->fault.target == TARGET_NFS_SERVER ? g->id : r->sc->fault.target;
-	r->group_moves = r->victim == g->id;
+	r->group_moves = r->victim == g->id && !flt->group_stays;
 	if (!r->group_moves) {
 		r->takeover = g->id; /* the group does not move: its node must just keep going */
 	} else {
@@ -277,9 +282,13 @@ static int choose_roles(struct run *r)
 			if (i + 1 != r->victim)
 				r->takeover = i + 1;
 	}
+	bool survives = flt->server_to_client || flt->group_stays;
+	r->judged = survives ? r->victim : r->takeover;
+	r->dead = survives ? 0 : r->victim;
 	json_t *f = json_object();
 	json_object_set_new(f, "victim", json_string(r->c.nodes[r->victim - 1].name));
 	json_object_set_new(f, "takeover", json_string(r->c.nodes[r->takeover - 1].name));
+	json_object_set_new(f, "judged", json_string(r->c.nodes[r->judged - 1].name));
 	json_object_set_new(f, "group_node", json_string(gn));
 	timeline_event(&r->tl, "roles", NULL, f);
 	return 0;
@@ -289,17 +298,13 @@ static int choose_roles(struct run *r)
  * lower than the resource stickiness (100), so the group stays put until the fault. */
 static int prefer_takeover_node(struct run *r)
 {
-	/* cibadmin, not the crm shell: the same constraint, in 0.5 s instead of ~10 s under TCG. */
-	char *xml = xasprintf("<rsc_location id=\"takeover_pref\" rsc=\"%s\" node=\"%s\" score=\"50\"/>",
-			      CRM_GROUP, r->c.nodes[r->takeover - 1].name);
-	const char *argv[] = { "cibadmin", "-C", "-o", "constraints", "-X", xml, NULL }; /* --create --scope --xml-text */
+	const char *argv[CRM_LOCATION_ARGC];
 	struct strbuf out = STRBUF_INIT;
 	int rc, ret;
 
-	if (!r->group_moves) {
-		free(xml);
+	if (!r->group_moves)
 		return 0;
-	}
+	crm_location_argv(argv, "takeover_pref", r->c.nodes[r->takeover - 1].name, "50");
 	ret = monitor_exec(r, r->takeover, argv, 60000, &out, &rc);
 	if (!ret && rc) {
 		strbuf_rtrim(&out);
@@ -308,7 +313,7 @@ static int prefer_takeover_node(struct run *r)
 		ret = infra_error(r, ret, "crm location constraint: %s", strerror(-ret));
 	}
 	strbuf_release(&out);
-	free(xml);
+	crm_location_argv_free(argv);
 	return ret;
 }
 
@@ -319,10 +324,10 @@ static void assign_workloads(struct run *r)
 	for (int i = 0; i < r->c.n; i++) {
 		int id = i + 1;
 		r->nodes[i].writer = sc->workload.writers.kind == NODESET_TAKEOVER
-					     ? id == r->takeover
+					     ? id == r->judged
 					     : nodeset_has(&sc->workload.writers, id);
 		r->nodes[i].hog = sc->pressure.nodes.kind == NODESET_TAKEOVER
-					  ? id == r->takeover
+					  ? id == r->judged
 					  : nodeset_has(&sc->pressure.nodes, id);
 	}
 }
@@ -330,7 +335,7 @@ static void assign_workloads(struct run *r)
 /* Resumed, then no acknowledged write for longer than max_stall: time for evidence. */
 static bool stalled(struct run *r)
 {
-	const struct run_node *tk = &r->nodes[r->takeover - 1];
+	const struct run_node *tk = &r->nodes[r->judged - 1];
 
 	return r->t_resume && !r->fx.captured &&
 	       timeline_now(&r->tl) - tk->last_ack_t > r->sc->verdict.max_stall;
@@ -363,7 +368,7 @@ static bool timed_out(struct run *r)
 
 static bool memory_stuck(struct run *r)
 {
-	const struct run_node *tk = &r->nodes[r->takeover - 1];
+	const struct run_node *tk = &r->nodes[r->judged - 1];
 	uint64_t now = timeline_now(&r->tl);
 	uint64_t since = tk->last_ack_t > r->t_nfsd_takeover ? tk->last_ack_t : r->t_nfsd_takeover;
 	uint64_t quiet = r->sc->verdict.max_stall < MEMORY_STUCK_QUIET ? r->sc->verdict.max_stall
@@ -383,6 +388,8 @@ static bool observe_done(struct run *r, void *arg)
 
 	if (r->t_resume && f->after_resume && !r->after_resume_done &&
 	    now >= r->t_resume + r->sc->fault.block_after)
+		return true;
+	if (f->lift && !r->lifted && now >= r->t_fault + r->sc->fault.duration)
 		return true;
 	if (r->t_resume && r->sc->pressure.start == PRESSURE_AFTER && !r->pressure_after_done)
 		return true;
@@ -405,12 +412,16 @@ static int inject_and_observe(struct run *r, struct fault_ctx *fc)
 	r->fault_fired = true;
 	json_object_set_new(fj, "kind", json_string(kind));
 	json_object_set_new(fj, "takeover", json_string(fc->takeover->name));
+	json_object_set_new(fj, "judged", json_string(r->c.nodes[r->judged - 1].name));
+	json_object_set_new(fj, "victim_survives", json_boolean(!r->dead));
+	json_object_set_new(fj, "group_stays", json_boolean(f->group_stays));
 	timeline_event(&r->tl, "fault", fc->victim->name, fj);
 	log_info("fault: %s %s (takeover node %s)", kind, fc->victim->name, fc->takeover->name);
 	ret = f->inject(fc);
 	if (ret < 0)
 		return infra_error(r, ret, "the fault could not be injected");
-	channel_close(&fc->victim->ch);
+	if (r->dead)
+		channel_close(&fc->victim->ch);
 	for (;;) {
 		ret = monitor_until(r, UINT64_MAX, observe_done, NULL);
 		if ((ret = loop_error(r, ret)) < 0)
@@ -423,7 +434,7 @@ static int inject_and_observe(struct run *r, struct fault_ctx *fc)
 		}
 		bool stall = stalled(r), stuck = memory_stuck(r);
 		if (stall || stuck || timed_out(r)) {
-			const struct run_node *tk = &r->nodes[r->takeover - 1];
+			const struct run_node *tk = &r->nodes[r->judged - 1];
 			uint64_t now = timeline_now(&r->tl);
 			char why[128];
 			if (stuck)
@@ -432,7 +443,15 @@ static int inject_and_observe(struct run *r, struct fault_ctx *fc)
 			else
 				snprintf(why, sizeof(why), "%s for %llus", stall ? "no loop-back progress" : "no takeover",
 					 (unsigned long long)((now - (stall ? tk->last_ack_t : r->t_fault)) / 1000));
-			evidence_capture(r, r->takeover, why);
+			evidence_capture(r, r->judged, why);
+			continue;
+		}
+		if (f->lift && !r->lifted && timeline_now(&r->tl) >= r->t_fault + r->sc->fault.duration) {
+			r->lifted = true;
+			timeline_event(&r->tl, "fault-lifted", fc->victim->name, NULL);
+			log_info("fault: %s lifted on %s", kind, fc->victim->name);
+			if (f->lift(fc) < 0)
+				return infra_error(r, -EIO, "the fault could not be lifted");
 			continue;
 		}
 		if (r->t_resume && f->after_resume && !r->after_resume_done &&
@@ -516,7 +535,8 @@ static int verify_all(struct run *r, struct report_step *s, struct step_clock *c
 	int via = 0, bad = 0, skipped = 0;
 
 	/* With the group stopped, or still on the dead victim, there is no copy to read. */
-	if (r->crm_have && r->crm_last.group_started && strcmp(r->crm_last.group_node, r->c.nodes[r->victim - 1].name))
+	if (r->crm_have && r->crm_last.group_started &&
+	    (!r->dead || strcmp(r->crm_last.group_node, r->c.nodes[r->dead - 1].name)))
 		via = verifier_node(r);
 	if (!via) {
 		for (int i = 0; i < r->c.n; i++) {

@@ -62,7 +62,9 @@ struct run {
 	char *dir;
 	struct timeline tl;
 	struct run_node nodes[SCENARIO_MAX_NODES];
-	int victim, takeover; /* node ids, 0 until chosen */
+	int victim, takeover; /* node ids, 0 until chosen: the fault's node, the group's next node */
+	int judged;           /* whose writes are judged: takeover, or a failback's victim */
+	int dead;             /* the victim when the fault takes it down; 0 when it survives */
 	bool group_moves;     /* the victim runs the NFS group */
 	bool pressure_after_done;
 	bool pressure_on;     /* hogs started and not yet stopped: an exited hog is restarted */
@@ -77,6 +79,7 @@ struct run {
 	uint64_t t_fault, t_resume, t_after_resume_done;
 	uint64_t t_nfsd_takeover; /* nfsd first seen started on the takeover node after the fault */
 	bool after_resume_done;
+	bool lifted;              /* the fault's lift() ran ([fault] duration after it) */
 	uint64_t next_progress_line, next_domain_poll;
 	char error[256];          /* first infrastructure error */
 	struct forensics fx;      /* evidence captured on trouble */

@@ -193,6 +193,10 @@ static void load_event(const json_t *o, struct verdict_input *in)
 		in->t_fault = t;
 		copy(in->victim, sizeof(in->victim), jstr(o, "node"));
 		copy(in->takeover, sizeof(in->takeover), jstr(o, "takeover"));
+		/* Recordings before failback judged the takeover node. */
+		copy(in->judged, sizeof(in->judged), *jstr(o, "judged") ? jstr(o, "judged") : in->takeover);
+		in->victim_survives = json_is_true(json_object_get(o, "victim_survives"));
+		in->group_stays = json_is_true(json_object_get(o, "group_stays"));
 	} else if (!strcmp(ev, "crm")) {
 		load_crm(o, t, in);
 	} else if (!strcmp(ev, "kernel")) {

@@ -124,7 +124,8 @@ static const struct opt options[] = {
 
 	{ "workload", "writers", OPT_NODESET, OFF(workload.writers), 0, 0, "all", NULL,
 	  OPTF_NS_ALL | OPTF_NS_TAKEOVR,
-	  "Nodes that run a writer: all, takeover (the node that will take over), or a list (n1,n3)." },
+	  "Nodes that run a writer: all, takeover (the node judged: the one that will take over, or for "
+	  "kind = failback the one the group leaves), or a list (n1,n3)." },
 	{ "workload", "file_size", OPT_SIZE, OFF(workload.file_size), 4 * K, 64 * G, "256M", NULL,
 	  OPTF_MULT_4K, "Size of each writer's file; the writer wraps around at the end." },
 	{ "workload", "record_size", OPT_SIZE, OFF(workload.record_size), 4 * K, 16 * M, "64K", NULL,
@@ -136,7 +137,8 @@ static const struct opt options[] = {
 
 	{ "pressure", "nodes", OPT_NODESET, OFF(pressure.nodes), 0, 0, "takeover", NULL,
 	  OPTF_NS_NONE | OPTF_NS_ALL | OPTF_NS_TAKEOVR,
-	  "Nodes that run the memory hog: none, takeover, all, or a list." },
+	  "Nodes that run the memory hog: none, takeover (the node judged, as for [workload] writers), "
+	  "all, or a list." },
 	{ "pressure", "available", OPT_MEMTARGET, OFF(pressure.available), 0, 0, "48M", NULL, 0,
 	  "MemAvailable the hog holds the node at: a size, or a percentage of MemTotal." },
 	{ "pressure", "start", OPT_ENUM, OFF(pressure.start), 0, 0, "before", start_choices, 0,
@@ -156,7 +158,14 @@ static const struct opt options[] = {
 	  "destroy: power off the domain; crash: sysrq-c from the host keyboard; panic: an NMI "
 	  "the guest panics on; freeze: pause the domain; block-loopback: destroy, then drop the "
 	  "takeover node's loop-back NFS traffic once its writes resumed (the negative control: "
-	  "must end FAIL-STALL)." },
+	  "must end FAIL-STALL); failback: no node fails, the NFS group is moved away from its "
+	  "node on purpose (a location constraint, as `crm resource move` makes), and that node, "
+	  "writing through its loop-back mount, becomes a client of the takeover node: its own "
+	  "writes are judged, and [pressure] nodes = takeover squeezes it; disk-stall: no node "
+	  "fails and the group stays, the NFS server's shared disk stops completing I/O for "
+	  "[fault] duration (QEMU block throttling through libvirt), and the server's own "
+	  "loop-back writes are judged from the fault on: a stall longer than max_stall is "
+	  "FAIL-STALL." },
 	{ "fault", "target", OPT_TARGET, OFF(fault.target), 0, 0, "nfs-server", NULL, 0,
 	  "nfs-server (the node running the NFS group when the fault fires) or a node name." },
 	{ "fault", "after", OPT_DURATION, OFF(fault.after), 0, HOUR, "30s", NULL, 0,
@@ -165,6 +174,8 @@ static const struct opt options[] = {
 	  "Number of faults, each after the previous takeover settled." },
 	{ "fault", "block_after", OPT_DURATION, OFF(fault.block_after), 0, HOUR, "10s", NULL, 0,
 	  "block-loopback only: time after the loop-back writes resumed before they are blocked." },
+	{ "fault", "duration", OPT_DURATION, OFF(fault.duration), SEC, HOUR, "15s", NULL, 0,
+	  "disk-stall only: how long the NFS server's shared disk stalls before its I/O is let go." },
 
 	{ "verdict", "steady_time", OPT_DURATION, OFF(verdict.steady_time), SEC, HOUR, "20s", NULL, 0,
 	  "Window of steady progress required before the fault." },
@@ -883,6 +894,12 @@ static void cross_check(struct parse_ctx *c)
 		o = blame(c, opt_by_name("fault", "target"), opt_by_name("cluster", "nodes"));
 		perr(c, opt_line(c, o), o, "node 'n%d' does not exist (the cluster has %d nodes)",
 		     sc->fault.target, sc->cluster.nodes);
+	}
+	if ((sc->fault.kind == FAULT_FAILBACK || sc->fault.kind == FAULT_DISK_STALL) &&
+	    sc->fault.target != TARGET_NFS_SERVER) {
+		o = blame(c, opt_by_name("fault", "target"), opt_by_name("fault", "kind"));
+		perr(c, opt_line(c, o), o, "%s acts on the node serving NFS: target must be nfs-server",
+		     fault_kind_name(sc->fault.kind));
 	}
 	if (sc->workload.record_size > sc->workload.file_size) {
 		o = blame(c, opt_by_name("workload", "record_size"), opt_by_name("workload", "file_size"));

@@ -85,6 +85,7 @@ struct scenario {
 		uint64_t after;
 		int repeat;
 		uint64_t block_after;
+		uint64_t duration; /* disk-stall: how long the server's shared disk is stalled */
 	} fault;
 	struct {
 		uint64_t steady_time;

@@ -45,6 +45,16 @@ int verdict_exit_code(enum verdict_class c)
 	return c == VERDICT_PASS ? TK_EXIT_PASS : verdict_is_error(c) ? TK_EXIT_SKIP : TK_EXIT_FAIL;
 }
 
+bool verdict_server_to_client(const struct verdict_input *in)
+{
+	return in->victim_survives && !in->group_stays;
+}
+
+const char *verdict_judged_node(const struct verdict_input *in)
+{
+	return in->judged[0] ? in->judged : in->takeover;
+}
+
 void verdict_input_init(struct verdict_input *in, const struct scenario *sc)
 {
 	memset(in, 0, sizeof(*in));
@@ -176,10 +186,11 @@ static uint64_t server_back_after(const struct verdict_input *in)
 
 	for (size_t i = 0; i < in->ncrm; i++) {
 		const struct vcrm *c = &in->crm[i];
-		bool down = !c->group_started || !strcmp(c->group_node, in->victim);
+		bool away = in->group_stays || strcmp(c->group_node, in->victim);
+		bool down = !c->group_started || !away;
 		if (c->t > in->t_fault && down && c->t > bound)
 			bound = c->t;
-		if (c->t > in->t_fault && c->group_started && strcmp(c->group_node, in->victim))
+		if (c->t > in->t_fault && c->group_started && away)
 			break;
 	}
 	return bound;
@@ -251,13 +262,13 @@ static void compute_phases(const struct verdict_input *in, struct verdict *v)
 	for (int i = 0; i < in->nnodes; i++) {
 		const struct vseries *s = &in->nodes[i];
 		uint64_t t;
-		if (!strcmp(s->node, in->victim))
+		if (!in->victim_survives && !strcmp(s->node, in->victim))
 			continue;
 		t = first_progress_after(s, server_back_after(in));
 		if (!t)
 			continue;
-		int64_t *slot = !strcmp(s->node, in->takeover) ? &p->first_loopback_write
-							       : &p->first_remote_write;
+		int64_t *slot = !strcmp(s->node, verdict_judged_node(in)) ? &p->first_loopback_write
+							     : &p->first_remote_write;
 		if (*slot < 0 || (int64_t)(t - in->t_fault) < *slot)
 			*slot = (int64_t)(t - in->t_fault);
 	}
@@ -280,9 +291,9 @@ static bool fail(struct verdict *v, enum verdict_class c, const char *node, cons
 
 static bool judge_integrity(const struct verdict_input *in, struct verdict *v)
 {
-	/* The victim's reports count until it was killed on purpose. */
+	/* The victim's reports count until it was killed on purpose (a failback's victim lives on). */
 	for (int i = 0; i < in->nkernel; i++)
-		if (strcmp(in->kernel[i].node, in->victim) || in->kernel[i].t < in->t_fault)
+		if (in->victim_survives || strcmp(in->kernel[i].node, in->victim) || in->kernel[i].t < in->t_fault)
 			return fail(v, VERDICT_FAIL_KERNEL, in->kernel[i].node, "%s on %s: %s",
 				    in->kernel[i].cls, in->kernel[i].node, in->kernel[i].title);
 	for (int i = 0; i < in->nverify; i++)
@@ -340,14 +351,16 @@ static int64_t takeover_fenced_at(const struct verdict_input *in)
  */
 static const char *failed_action_before(const struct verdict_input *in, int64_t until, int64_t *at)
 {
-	char on[16];
+	char on[16], off[16];
 
 	snprintf(on, sizeof(on), " on %s: ", in->takeover);
+	/* A failback's group stops on the victim first: a failed stop there counts too. */
+	snprintf(off, sizeof(off), " on %s: ", in->victim_survives ? in->victim : in->takeover);
 	for (size_t i = 0; until >= 0 && i < in->ncrm; i++) {
 		const struct vcrm *c = &in->crm[i];
 		if (c->t < in->t_fault || (int64_t)(c->t - in->t_fault) > until)
 			continue;
-		if (strstr(c->failure, on)) {
+		if (strstr(c->failure, on) || strstr(c->failure, off)) {
 			*at = (int64_t)(c->t - in->t_fault);
 			return c->failure;
 		}
@@ -383,6 +396,18 @@ static const char *group_started_elsewhere(const struct verdict_input *in)
 			return c->group_node;
 	}
 	return NULL;
+}
+
+/* What the judged node's writes go through after the fault, for reasons. */
+static const char *writes_of(const struct verdict_input *in)
+{
+	return verdict_server_to_client(in) ? "client writes" : "loop-back writes";
+}
+
+/* A failback's victim fenced after the fault (its stop failed, or it stopped answering), ms after it; -1: not. */
+static int64_t victim_fenced_at(const struct verdict_input *in, const struct verdict *v)
+{
+	return verdict_server_to_client(in) ? v->ph.fenced : -1;
 }
 
 static bool judge_takeover(const struct verdict_input *in, struct verdict *v,
@@ -428,6 +453,12 @@ static bool judge_takeover(const struct verdict_input *in, struct verdict *v,
 				    "itself %.0fs after the fault",
 				    in->takeover, lim, (double)failed_at / 1000.0, failure, why ? "; " : "",
 				    why ? why : "", in->takeover, (double)tk_fenced / 1000.0);
+		if (victim_fenced_at(in, v) >= 0)
+			return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->victim,
+				    "the NFS group was not running on %s within %s of the failback: the cluster "
+				    "fenced %s, the node it was moving away from, %.0fs after the failback (it "
+				    "could not stop the group or stopped responding)",
+				    in->takeover, lim, in->victim, (double)victim_fenced_at(in, v) / 1000.0);
 		if (tk_fenced >= 0)
 			return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
 				    "the NFS group was not running on %s within %s of the fault: the cluster "
@@ -437,9 +468,17 @@ static bool judge_takeover(const struct verdict_input *in, struct verdict *v,
 			    "the NFS group was not running on %s within %s of the fault", in->takeover, lim);
 	}
 	v->t_resume = resume;
+	/* The group never left: nothing resumes, the writes are judged from the fault on. */
+	if (in->group_stays)
+		v->t_resume = in->t_fault;
+	if ((!v->t_resume || v->t_resume > deadline) && victim_fenced_at(in, v) >= 0)
+		return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, verdict_judged_node(in),
+			    "%s on %s did not resume within %s of the failback: the cluster fenced %s "
+			    "%.0fs after it",
+			    writes_of(in), verdict_judged_node(in), lim, in->victim, (double)victim_fenced_at(in, v) / 1000.0);
 	if (!v->t_resume || v->t_resume > deadline)
-		return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
-			    "loop-back writes on %s did not resume within %s of the fault", in->takeover,
+		return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, verdict_judged_node(in),
+			    "%s on %s did not resume within %s of the fault", writes_of(in), verdict_judged_node(in),
 			    lim);
 	return false;
 }
@@ -451,7 +490,7 @@ static bool judge_progress(const struct verdict_input *in, struct verdict *v,
 	char gap[32], lim[32], obs[32];
 
 	if (in->t_end < end)
-		return fail(v, VERDICT_ERROR, in->takeover,
+		return fail(v, VERDICT_ERROR, verdict_judged_node(in),
 			    "the run ended %llums before the observe window closed",
 			    (unsigned long long)(end - in->t_end));
 	v->max_gap = longest_gap(tk, v->t_resume, end, &v->t_gap);
@@ -461,13 +500,13 @@ static bool judge_progress(const struct verdict_input *in, struct verdict *v,
 	format_duration_ms(in->max_stall, lim, sizeof(lim));
 	format_duration_ms(in->observe, obs, sizeof(obs));
 	if (v->max_gap > in->max_stall)
-		return fail(v, VERDICT_FAIL_STALL, in->takeover,
-			    "loop-back writes on %s stalled for %s after resuming (max_stall %s)",
-			    in->takeover, gap, lim);
+		return fail(v, VERDICT_FAIL_STALL, verdict_judged_node(in),
+			    "%s on %s stalled for %s %s (max_stall %s)", writes_of(in), verdict_judged_node(in),
+			    gap, in->group_stays ? "after the fault" : "after resuming", lim);
 	if (v->window_rate < (double)in->min_rate)
-		return fail(v, VERDICT_FAIL_LIVELOCK, in->takeover,
-			    "loop-back writes on %s progressed at %.0f B/s over %s, below min_rate %llu B/s",
-			    in->takeover, v->window_rate, obs, (unsigned long long)in->min_rate);
+		return fail(v, VERDICT_FAIL_LIVELOCK, verdict_judged_node(in),
+			    "%s on %s progressed at %.0f B/s over %s, below min_rate %llu B/s", writes_of(in),
+			    verdict_judged_node(in), v->window_rate, obs, (unsigned long long)in->min_rate);
 	return false;
 }
 
@@ -594,7 +633,7 @@ static void judge_pressure(const struct verdict_input *in, struct verdict *v)
 	pr->from = from;
 	pr->to = to;
 	for (int i = 0; i < in->nmem; i++) {
-		if (!in->mem[i].pressured || !strcmp(in->mem[i].node, in->victim))
+		if (!in->mem[i].pressured || (!in->victim_survives && !strcmp(in->mem[i].node, in->victim)))
 			continue;
 		pressure_share(in, &in->mem[i], from, to, &pr->nodes[pr->n]);
 		if (pr->worst < 0 || pr->nodes[pr->n].held < pr->nodes[pr->worst].held)
@@ -685,19 +724,31 @@ void verdict_judge(const struct verdict_input *in, struct verdict *v)
 		fail(v, VERDICT_ERROR, NULL, "the fault was never injected");
 		return;
 	}
-	tk = find_series(in, in->takeover);
+	tk = find_series(in, verdict_judged_node(in));
 	if (judge_takeover(in, v, tk) || judge_progress(in, v, tk)) {
 		if (v->cls != VERDICT_ERROR)
 			apply_pressure(in, v);
 		return;
 	}
 	v->cls = VERDICT_PASS;
-	snprintf(v->node, sizeof(v->node), "%s", in->takeover);
-	snprintf(v->reason, sizeof(v->reason),
-		 "%s took over and kept writing through its loop-back mount: resumed %.1fs after the "
-		 "fault, longest gap %.1fs, %.0f KiB/s",
-		 in->takeover, (double)(v->t_resume - in->t_fault) / 1000.0, (double)v->max_gap / 1000.0,
-		 v->window_rate / 1024.0);
+	snprintf(v->node, sizeof(v->node), "%s", verdict_judged_node(in));
+	if (in->group_stays)
+		snprintf(v->reason, sizeof(v->reason),
+			 "%s kept the NFS group and kept writing through its loop-back mount across the "
+			 "fault: longest gap %.1fs, %.0f KiB/s",
+			 verdict_judged_node(in), (double)v->max_gap / 1000.0, v->window_rate / 1024.0);
+	else if (in->victim_survives)
+		snprintf(v->reason, sizeof(v->reason),
+			 "%s handed the NFS group to %s and kept writing as its client: resumed %.1fs after "
+			 "the failback, longest gap %.1fs, %.0f KiB/s",
+			 verdict_judged_node(in), in->takeover, (double)(v->t_resume - in->t_fault) / 1000.0,
+			 (double)v->max_gap / 1000.0, v->window_rate / 1024.0);
+	else
+		snprintf(v->reason, sizeof(v->reason),
+			 "%s took over and kept writing through its loop-back mount: resumed %.1fs after the "
+			 "fault, longest gap %.1fs, %.0f KiB/s",
+			 in->takeover, (double)(v->t_resume - in->t_fault) / 1000.0, (double)v->max_gap / 1000.0,
+			 v->window_rate / 1024.0);
 	apply_pressure(in, v);
 	/* A PASS is only as good as the clean-up after it; a FAIL keeps its class. */
 	if (v->cls == VERDICT_PASS && in->teardown_failed)

@@ -114,8 +114,16 @@ struct verdict_input {
 	/* what happened */
 	bool fault_fired;
 	uint64_t t_fault;
-	char victim[8];
+	char victim[8];    /* the node the fault acts on: the group leaves it */
 	char takeover[8];  /* the node expected to run the group after the fault */
+	/*
+	 * The node whose writes (and pressure) are judged: the takeover node,
+	 * which goes from NFS client to server, or, when the victim survives
+	 * the fault (failback), the victim, which goes from server to client.
+	 */
+	char judged[8];
+	bool victim_survives; /* the fault left the victim up */
+	bool group_stays;     /* ... and the group on it (disk-stall): judged from the fault on */
 	uint64_t t_end;    /* end of the observation */
 	struct vseries nodes[SCENARIO_MAX_NODES];
 	int nnodes;
@@ -201,6 +209,10 @@ struct vmemseries *verdict_add_mem(struct verdict_input *in, const char *node, u
 				   uint64_t total_kb);
 
 void verdict_judge(const struct verdict_input *in, struct verdict *v);
+/* A failback: the victim survives, the group leaves it, and its writes go to the new server. */
+bool verdict_server_to_client(const struct verdict_input *in);
+/* The judged node: in->judged, or the takeover node where it is not set (inputs built before failback). */
+const char *verdict_judged_node(const struct verdict_input *in);
 
 const char *verdict_name(enum verdict_class c);
 int verdict_exit_code(enum verdict_class c);

@@ -291,6 +291,55 @@ static void load_recorded(const char *name, struct scenario *rsc)
 	verdict_judge(&in, &v);
 }
 
+/* A real failback on stock 6.1: the node the group left is judged, and its writes resumed through n1. */
+START_TEST(recorded_failback)
+{
+	struct scenario rsc;
+
+	load_recorded("failback-6.1", &rsc);
+	ck_assert_msg(v.cls == VERDICT_PASS, "%s: %s", verdict_name(v.cls), v.reason);
+	ck_assert(in.victim_survives);
+	ck_assert_str_eq(in.victim, "n2");
+	ck_assert_str_eq(in.takeover, "n1");
+	ck_assert_str_eq(in.judged, "n2");
+	ck_assert_str_eq(v.node, "n2");
+	ck_assert_ptr_nonnull(strstr(v.reason, "n2 handed the NFS group to n1 and kept writing as its client"));
+	ck_assert_int_eq(v.ph.fenced, -1);
+	ck_assert_int_gt(v.ph.first_loopback_write, v.ph.group_started); /* n2's writes, after the group moved */
+	ck_assert(v.pr.judged && !strcmp(v.pr.nodes[v.pr.worst].node, "n2")); /* its pressure counts */
+	scenario_release(&rsc);
+}
+END_TEST
+
+/* The tuned-to-fail failback, run for real: takeover_timeout 40s against a move that takes ~70s. */
+START_TEST(recorded_failback_too_slow)
+{
+	struct scenario rsc;
+
+	load_recorded("failback-slow-6.1", &rsc);
+	ck_assert_msg(v.cls == VERDICT_FAIL_TAKEOVER_TIMEOUT, "%s: %s", verdict_name(v.cls), v.reason);
+	ck_assert_msg(strstr(v.reason, "the NFS group was not running on n1 within 40s of the fault"), "%s", v.reason);
+	ck_assert(in.victim_survives && !in.group_stays);
+	scenario_release(&rsc);
+}
+END_TEST
+
+/* A real disk stall of 10 s on stock 6.1: the server's loop-back writes stop for it and go on. */
+START_TEST(recorded_disk_stall)
+{
+	struct scenario rsc;
+
+	load_recorded("disk-stall-6.1", &rsc);
+	ck_assert_msg(v.cls == VERDICT_PASS, "%s: %s", verdict_name(v.cls), v.reason);
+	ck_assert(in.victim_survives && in.group_stays);
+	ck_assert_str_eq(in.victim, in.takeover);
+	ck_assert_uint_eq(v.t_resume, in.t_fault);
+	ck_assert_uint_ge(v.max_gap, rsc.fault.duration - 1000); /* the stall is the longest gap */
+	ck_assert_uint_le(v.max_gap, rsc.fault.duration + 2000);
+	scenario_release(&rsc);
+}
+END_TEST
+
 /* The default scenario's hog (48M) held through the takeover: still a PASS, and it says so. */
 START_TEST(recorded_pressure_held)
 {
@@ -1310,6 +1359,9 @@ static Suite *timeline_suite(void)
 	tcase_add_test(late, grace_edge_group_stays);
 	tcase_add_test(kernel, kernel_fatal_on_survivor);
 	tcase_add_test(kernel, kernel_fatal_on_takeover_node);
+	tcase_add_test(kernel, recorded_failback);
+	tcase_add_test(kernel, recorded_failback_too_slow);
+	tcase_add_test(kernel, recorded_disk_stall);
 	tcase_add_test(kernel, kernel_fatal_on_victim_after_fault);
 	tcase_add_test(kernel, kernel_fatal_on_victim_before_fault);
 	tcase_add_test(kernel, kernel_info_on_survivor);

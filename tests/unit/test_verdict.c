@@ -751,6 +751,156 @@ START_TEST(pressure_victim_not_judged)
 }
 END_TEST
 
+/* ---- failback: the group leaves n2 (which survives and is judged) for n3 ---- */
+
+/* n2 serves and writes before the failback; the group stops there and starts on n3 at
+ * p->group_at; n2 writes as n3's client from p->resume_at. fenced_at >= 0: n2 is fenced then. */
+static void judge_failback(struct plan p, int64_t fenced_at)
+{
+	uint64_t end = plan_end(&p), a1 = 0, a2 = 0, a3 = 0;
+
+	in.fault_fired = true;
+	in.t_fault = T_FAULT;
+	in.victim_survives = true;
+	snprintf(in.victim, sizeof(in.victim), "n2");
+	snprintf(in.takeover, sizeof(in.takeover), "n3");
+	snprintf(in.judged, sizeof(in.judged), "n2");
+	in.t_end = end;
+	for (uint64_t t = STEP; t <= end; t += STEP) {
+		bool back = p.group_at >= 0 && t >= T_FAULT + (uint64_t)p.group_at + 2000;
+		verdict_add_sample(&in, "n1", t, a1 += t < T_FAULT || back ? RATE : 0);
+		if (n2_progresses(&p, t))
+			a2 += t < T_FAULT ? RATE : p.rate;
+		verdict_add_sample(&in, "n2", t, a2);
+		verdict_add_sample(&in, "n3", t, a3 += t < T_FAULT || back ? RATE : 0);
+	}
+	for (uint64_t t = 0; t <= end; t += POLL) {
+		struct vcrm *c = verdict_add_crm(&in);
+		int64_t dt = (int64_t)t - (int64_t)T_FAULT;
+		bool moved = p.group_at >= 0 && dt >= p.group_at;
+		c->t = t;
+		c->fenced = fenced_at >= 0 && dt >= fenced_at;
+		c->victim_online = !c->fenced;
+		snprintf(c->group_node, sizeof(c->group_node), "%s", dt < 2000 ? "n2" : moved ? "n3" : "");
+		c->group_started = dt < 2000 || moved;
+		c->fs = c->nfsd = c->export_ = c->ip = moved;
+	}
+	verdict_judge(&in, &v);
+}
+
+static struct plan failback_healthy(void)
+{
+	return (struct plan){ .group_at = 20000, .resume_at = 24000, .rate = RATE, .end_after = -1 };
+}
+
+START_TEST(failback_pass)
+{
+	judge_failback(failback_healthy(), -1);
+	assert_class(VERDICT_PASS, "n2");
+	ck_assert_ptr_nonnull(strstr(v.reason, "n2 handed the NFS group to n3 and kept writing as its client"));
+	ck_assert_uint_eq(v.t_resume, T_FAULT + 24000);
+	ck_assert_int_eq(v.ph.group_started, 20000);
+	ck_assert_int_eq(v.ph.first_loopback_write, 24000); /* the judged node's slot */
+	ck_assert_int_eq(v.ph.fenced, -1);
+}
+END_TEST
+
+/* Not killed on purpose: what the kernel reports on the node the group left counts. */
+START_TEST(failback_kernel_on_victim_counts)
+{
+	add_kernel("n2", "hung-task", "INFO: task nfsd:612 blocked for more than 30 seconds");
+	judge_failback(failback_healthy(), -1);
+	assert_class(VERDICT_FAIL_KERNEL, "n2");
+}
+END_TEST
+
+/* The stop hung, the cluster fenced n2; the group then starts on n3 but n2's writer died with it. */
+START_TEST(failback_victim_fenced)
+{
+	struct plan p = failback_healthy();
+
+	p.resume_at = -1;
+	judge_failback(p, 40000);
+	assert_class(VERDICT_FAIL_TAKEOVER_TIMEOUT, "n2");
+	ck_assert_ptr_nonnull(strstr(v.reason, "client writes on n2 did not resume"));
+	ck_assert_ptr_nonnull(strstr(v.reason, "the cluster fenced n2 40s after it"));
+}
+END_TEST
+
+START_TEST(failback_group_never_moves_fenced)
+{
+	struct plan p = failback_healthy();
+
+	p.group_at = -1;
+	p.resume_at = -1;
+	judge_failback(p, 60000);
+	assert_class(VERDICT_FAIL_TAKEOVER_TIMEOUT, "n2");
+	ck_assert_ptr_nonnull(strstr(v.reason, "fenced n2, the node it was moving away from, 60s after"));
+}
+END_TEST
+
+START_TEST(failback_stall)
+{
+	struct plan p = failback_healthy();
+
+	p.stall_from = 10000;
+	p.stall_len = in.max_stall + 5000;
+	judge_failback(p, -1);
+	assert_class(VERDICT_FAIL_STALL, "n2");
+	ck_assert_ptr_nonnull(strstr(v.reason, "client writes on n2 stalled"));
+}
+END_TEST
+
+/* ---- disk-stall: the group stays on n2, whose writes stop for stall_ms from the fault ---- */
+
+static void judge_disk_stall(uint64_t stall_ms)
+{
+	uint64_t end = T_FAULT + in.takeover_timeout + 5000, a[3] = { 0 };
+	const char *names[] = { "n1", "n2", "n3" };
+
+	in.fault_fired = true;
+	in.t_fault = T_FAULT;
+	in.victim_survives = true;
+	in.group_stays = true;
+	snprintf(in.victim, sizeof(in.victim), "n2");
+	snprintf(in.takeover, sizeof(in.takeover), "n2");
+	snprintf(in.judged, sizeof(in.judged), "n2");
+	in.t_end = end;
+	for (uint64_t t = STEP; t <= end; t += STEP) {
+		bool stalled = t > T_FAULT && t < T_FAULT + stall_ms;
+		for (int k = 0; k < 3; k++)
+			verdict_add_sample(&in, names[k], t, a[k] += stalled ? 0 : RATE);
+	}
+	for (uint64_t t = 0; t <= end; t += POLL) {
+		struct vcrm *c = verdict_add_crm(&in);
+		c->t = t;
+		c->victim_online = true;
+		snprintf(c->group_node, sizeof(c->group_node), "n2");
+		c->group_started = c->fs = c->nfsd = c->export_ = c->ip = true;
+	}
+	verdict_judge(&in, &v);
+}
+
+START_TEST(disk_stall_short_passes)
+{
+	judge_disk_stall(10000);
+	assert_class(VERDICT_PASS, "n2");
+	ck_assert_ptr_nonnull(strstr(v.reason, "n2 kept the NFS group and kept writing through its loop-back mount"));
+	ck_assert_uint_eq(v.t_resume, T_FAULT); /* judged from the fault on */
+	ck_assert_uint_ge(v.max_gap, 10000);
+	ck_assert_uint_le(v.max_gap, 10000 + STEP);
+}
+END_TEST
+
+/* The gap counts from the fault: a stall longer than max_stall fails though writes "resume" after it. */
+START_TEST(disk_stall_long_is_stall)
+{
+	judge_disk_stall(in.max_stall + 10000);
+	assert_class(VERDICT_FAIL_STALL, "n2");
+	ck_assert_ptr_nonnull(strstr(v.reason, "loop-back writes on n2 stalled"));
+}
+END_TEST
+
 static Suite *verdict_suite(void)
 {
 	Suite *s = suite_create("verdict");
@@ -786,6 +936,13 @@ static Suite *verdict_suite(void)
 	tcase_add_test(fail, kernel_on_survivor);
 	tcase_add_test(fail, error_infra);
 	tcase_add_test(fail, error_window_incomplete);
+	tcase_add_test(pass, failback_pass);
+	tcase_add_test(pass, disk_stall_short_passes);
+	tcase_add_test(fail, disk_stall_long_is_stall);
+	tcase_add_test(fail, failback_kernel_on_victim_counts);
+	tcase_add_test(fail, failback_victim_fenced);
+	tcase_add_test(fail, failback_group_never_moves_fenced);
+	tcase_add_test(fail, failback_stall);
 	tcase_add_test(prec, precedence_error_over_kernel);
 	tcase_add_test(prec, precedence_kernel_over_data_loss);
 	tcase_add_test(prec, precedence_data_loss_over_timeout);

@@ -25,6 +25,21 @@ struct fault {
 	int (*after_resume)(struct fault_ctx *f);
 	/* Undoes whatever still acts on a surviving node before verification; NULL: none. */
 	int (*undo)(struct fault_ctx *f);
+	/*
+	 * The victim survives: the fault moves the group away and the victim
+	 * goes from NFS server to client (failback). Its writes and pressure
+	 * are the ones judged, and it keeps its workloads; otherwise the victim
+	 * is taken down and the takeover node is judged.
+	 */
+	bool server_to_client;
+	/*
+	 * The victim survives and keeps the group (disk-stall): it is the
+	 * takeover node and the judged one, and its writes are judged from the
+	 * fault on, not from a resume.
+	 */
+	bool group_stays;
+	/* Lifts the fault [fault] duration after it was injected; NULL: never. */
+	int (*lift)(struct fault_ctx *f);
 };
 
 /* The plug-in of a kind (every kind has one: test_scenario checks). */

@@ -15,7 +15,9 @@
 	X(CRASH, "crash", crash)                       \
 	X(PANIC, "panic", panic)                       \
 	X(FREEZE, "freeze", freeze)                    \
-	X(BLOCK_LOOPBACK, "block-loopback", block_loopback)
+	X(BLOCK_LOOPBACK, "block-loopback", block_loopback) \
+	X(FAILBACK, "failback", failback)                 \
+	X(DISK_STALL, "disk-stall", disk_stall)
 
 #define FAULT_X_ENUM(e, n, s) FAULT_##e,
 enum fault_kind { FAULT_LIST(FAULT_X_ENUM) FAULT_N };
