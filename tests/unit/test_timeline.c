@@ -340,6 +340,18 @@ START_TEST(recorded_disk_stall)
 }
 END_TEST
 
+/* The tuned-to-fail disk stall, run for real: 40 s against max_stall 20 s. */
+START_TEST(recorded_disk_stall_long)
+{
+	struct scenario rsc;
+
+	load_recorded("disk-stall-long-6.1", &rsc);
+	ck_assert_msg(v.cls == VERDICT_FAIL_STALL, "%s: %s", verdict_name(v.cls), v.reason);
+	ck_assert_msg(strstr(v.reason, "loop-back writes on n2 stalled for 40.9s after the fault"), "%s", v.reason);
+	scenario_release(&rsc);
+}
+END_TEST
+
 /* The default scenario's hog (48M) held through the takeover: still a PASS, and it says so. */
 START_TEST(recorded_pressure_held)
 {
@@ -1362,6 +1374,7 @@ static Suite *timeline_suite(void)
 	tcase_add_test(kernel, recorded_failback);
 	tcase_add_test(kernel, recorded_failback_too_slow);
 	tcase_add_test(kernel, recorded_disk_stall);
+	tcase_add_test(kernel, recorded_disk_stall_long);
 	tcase_add_test(kernel, kernel_fatal_on_victim_after_fault);
 	tcase_add_test(kernel, kernel_fatal_on_victim_before_fault);
 	tcase_add_test(kernel, kernel_info_on_survivor);
