@@ -726,9 +726,9 @@ int report_html(const struct run_report *r, const char *path)
 	verdict_section(&sb, r);
 	phases_section(&sb, r);
 	strbuf_addstr(&sb, "<section id=\"plot\"><h2>Progress, memory and reclaim</h2><p>Shaded red: from the fault to the "
-			   "takeover node's first loop-back write after it (to the end when there was none); amber: its "
-			   "longest gap after that. Dashed: node events; green ticks: the takeover's phases (hover for "
-			   "what).</p>");
+			   "judged node's first write after it (the takeover node's loop-back write; a failback's "
+			   "victim's client write; to the end when there was none); amber: its longest gap after that. "
+			   "Dashed: node events; green ticks: the takeover's phases (hover for what).</p>");
 	plots(&sb, r, &x);
 	strbuf_addstr(&sb, "</section>\n");
 	events_section(&sb, &x);

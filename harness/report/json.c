@@ -229,6 +229,22 @@ static json_t *verify_arr(const struct verdict_input *in)
 	return done(a, err);
 }
 
+static json_t *audits_arr(const struct verdict_input *in)
+{
+	json_t *a = json_array();
+	int err = !a;
+
+	for (int i = 0; a && i < in->naudit; i++) {
+		json_t *o = json_object();
+		int e = !o;
+		e |= put(o, "when", jstr(in->audit[i].when));
+		e |= put(o, "ok", json_boolean(!in->audit[i].problems[0]));
+		e |= put(o, "problems", jstr(in->audit[i].problems));
+		err |= json_array_append_new(a, done(o, e)) ? 1 : 0;
+	}
+	return done(a, err);
+}
+
 static json_t *steps_arr(const struct run_report *r)
 {
 	json_t *a = json_array();
@@ -390,6 +406,7 @@ static json_t *report_obj(const struct run_report *r)
 	err |= put(o, "nodes", nodes_arr(r));
 	err |= put(o, "kernel_events", kernel_arr(r->in));
 	err |= put(o, "verify", verify_arr(r->in));
+	err |= put(o, "audits", audits_arr(r->in));
 	err |= put(o, "steps", steps_arr(r));
 	err |= put(o, "cluster_up", r->cluster_up ? cluster_up_obj(r->cluster_up) : json_null());
 	err |= put(o, "files", files_obj());

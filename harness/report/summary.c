@@ -220,6 +220,20 @@ static void verify_line(const struct run_report *r, FILE *f)
 	fputc('\n', f);
 }
 
+/* "audit: after-observe ok; end: n1 is not in the membership" (nothing for runs before audits). */
+static void audit_line(const struct run_report *r, FILE *f)
+{
+	const struct verdict_input *in = r->in;
+
+	if (!in->naudit)
+		return;
+	fprintf(f, "audit:");
+	for (int i = 0; i < in->naudit; i++)
+		fprintf(f, "%s %s %s%s", i ? ";" : "", in->audit[i].when, in->audit[i].problems[0] ? "found: " : "ok",
+			in->audit[i].problems);
+	fputc('\n', f);
+}
+
 static void steps_line(const struct run_report *r, FILE *f)
 {
 	int passed = 0, skipped = 0, failed = 0;
@@ -268,6 +282,7 @@ void report_summary(const struct run_report *r, FILE *f)
 	pressure_line(r, f);
 	kernel_line(r, f);
 	verify_line(r, f);
+	audit_line(r, f);
 	steps_line(r, f);
 	files_line(r, f);
 }

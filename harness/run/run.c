@@ -408,6 +408,8 @@ static int inject_and_observe(struct run *r, struct fault_ctx *fc)
 	int ret;
 
 	localio_mark_fault(r);
+	if (r->crm_have)
+		r->fenced_at_fault = r->crm_last;
 	r->t_fault = timeline_now(&r->tl);
 	r->fault_fired = true;
 	json_object_set_new(fj, "kind", json_string(kind));
@@ -771,9 +773,12 @@ static int scenario_steps(struct run *r, struct run_report *rep)
 	/* Undo first: a writer blocked by the fault cannot be stopped until it is lifted. */
 	if (f->undo)
 		f->undo(&fc);
+	run_audit(r, "after-observe");
 	stop_workloads(r);
 	s = step_begin(rep, "data-integrity", &clk);
-	return verify_all(r, s, &clk);
+	ret = verify_all(r, s, &clk);
+	run_audit(r, "end");
+	return ret;
 }
 
 /* How the cluster came up, for report.json's cluster_up. */

@@ -74,6 +74,7 @@ struct run {
 	uint64_t crm_sent, crm_next;
 	struct crm_status crm_last;
 	bool crm_have;
+	struct crm_status fenced_at_fault; /* crm_last when the fault fired: fencing already in the history */
 	/* fault state */
 	bool fault_fired;
 	uint64_t t_fault, t_resume, t_after_resume_done;
@@ -97,6 +98,12 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o, char **res
  * failed, else 125 when any could not be judged, else 0.
  */
 int run_iterations(const struct scenario *sc, const struct run_opts *o, int n, bool until_fail);
+
+/* audit.c: the cluster's state checked (IP, shared fs, group, membership, fencing); an "audit" event. */
+void run_audit(struct run *r, const char *when);
+/* One node's answer to the audit's command: it holds the floating IP ip; it mounts the shared file system. */
+bool audit_holds_ip(const char *out, const char *ip);
+bool audit_mounts_shared_fs(const char *out);
 
 /* monitor.c: the event loop and its handlers. */
 void monitor_init(struct run *r);

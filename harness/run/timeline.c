@@ -211,6 +211,10 @@ static void load_event(const json_t *o, struct verdict_input *in)
 			 jstr(o, "text"));
 	} else if (!strcmp(ev, "error") && !in->infra_error[0]) {
 		copy(in->infra_error, sizeof(in->infra_error), jstr(o, "msg"));
+	} else if (!strcmp(ev, "audit") && in->naudit < (int)(sizeof(in->audit) / sizeof(in->audit[0]))) {
+		copy(in->audit[in->naudit].when, sizeof(in->audit[0].when), jstr(o, "when"));
+		copy(in->audit[in->naudit].problems, sizeof(in->audit[0].problems), jstr(o, "problems"));
+		in->naudit++;
 	} else if (!strcmp(ev, "teardown")) {
 		in->teardown_failed = json_is_false(json_object_get(o, "ok"));
 	} else if (!strcmp(ev, "agent-restart") && !in->infra_error[0]) {

@@ -750,6 +750,11 @@ void verdict_judge(const struct verdict_input *in, struct verdict *v)
 			 in->takeover, (double)(v->t_resume - in->t_fault) / 1000.0, (double)v->max_gap / 1000.0,
 			 v->window_rate / 1024.0);
 	apply_pressure(in, v);
+	/* ... and as the cluster's state after it (the audits); a FAIL keeps its class. */
+	for (int i = 0; v->cls == VERDICT_PASS && i < in->naudit; i++)
+		if (in->audit[i].problems[0])
+			fail(v, VERDICT_ERROR, NULL, "it would have passed, but the cluster audit (%s) found: %s",
+			     in->audit[i].when, in->audit[i].problems);
 	/* A PASS is only as good as the clean-up after it; a FAIL keeps its class. */
 	if (v->cls == VERDICT_PASS && in->teardown_failed)
 		fail(v, VERDICT_ERROR, NULL, "the cluster could not be removed after the run");

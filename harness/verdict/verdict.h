@@ -152,6 +152,12 @@ struct verdict_input {
 		char detail[160];
 	} verify[SCENARIO_MAX_NODES];
 	int nverify;
+	/* The cluster audits ("audit" events: after the observe window, at the end). */
+	struct {
+		char when[16];
+		char problems[256]; /* "" when the audit found nothing wrong */
+	} audit[4];
+	int naudit;
 	char infra_error[256]; /* non-empty: the harness itself failed */
 	bool teardown_failed;  /* the cluster could not be removed after the run ("teardown" event) */
 };

@@ -160,6 +160,31 @@ START_TEST(handlers_on_recorded_stream)
 }
 END_TEST
 
+/* The audit's command on a guest holding the group (iproute2 and util-linux of Debian 12, as the image has). */
+static const char audit_server[] =
+	"1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever\n"
+	"2: eth0    inet 10.99.0.11/24 brd 10.99.0.255 scope global eth0\\       valid_lft forever preferred_lft forever\n"
+	"2: eth0    inet 10.99.0.100/24 brd 10.99.0.255 scope global secondary eth0\\       valid_lft forever preferred_lft forever\n"
+	"--\n"
+	"/ ext4\n/proc proc\n/srv/nfs ext4\n/mnt/nfs nfs4\n/run/rpc_pipefs rpc_pipefs\n";
+static const char audit_client[] =
+	"1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever\n"
+	"2: eth0    inet 10.99.0.12/24 brd 10.99.0.255 scope global eth0\\       valid_lft forever preferred_lft forever\n"
+	"--\n"
+	"/ ext4\n/srv/nfsx ext4\n/mnt/nfs nfs4\n";
+
+START_TEST(audit_node_answers)
+{
+	ck_assert(audit_holds_ip(audit_server, "10.99.0.100"));
+	ck_assert(audit_mounts_shared_fs(audit_server));
+	ck_assert(!audit_holds_ip(audit_client, "10.99.0.100"));
+	ck_assert(!audit_holds_ip(audit_server, "10.99.0.10")); /* a prefix of an address is not it */
+	ck_assert(!audit_mounts_shared_fs(audit_client));     /* /srv/nfsx is not /srv/nfs */
+	ck_assert(!audit_mounts_shared_fs("/srv/nfs ext4\n")); /* before the separator: ip's part */
+	ck_assert(audit_mounts_shared_fs("--\n/srv/nfs ext4")); /* the last line without its newline */
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("monitor");
@@ -168,6 +193,7 @@ int main(void)
 	int failed;
 
 	tcase_add_test(loop, verify_line);
+	tcase_add_test(loop, audit_node_answers);
 	tcase_add_test(loop, handlers_on_recorded_stream);
 	tcase_add_test(loop, poll_failure_is_an_error); /* last: it lowers RLIMIT_NOFILE (CK_FORK=no) */
 	suite_add_tcase(s, loop);

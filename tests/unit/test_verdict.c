@@ -901,6 +901,49 @@ START_TEST(disk_stall_long_is_stall)
 }
 END_TEST
 
+/* ---- the cluster audits ---- */
+
+static void add_audit(const char *when, const char *problems)
+{
+	int i = in.naudit++;
+
+	snprintf(in.audit[i].when, sizeof(in.audit[i].when), "%s", when);
+	snprintf(in.audit[i].problems, sizeof(in.audit[i].problems), "%s", problems);
+}
+
+START_TEST(audit_clean_passes)
+{
+	add_audit("after-observe", "");
+	add_audit("end", "");
+	judge_plan(healthy());
+	assert_class(VERDICT_PASS, "n2");
+}
+END_TEST
+
+START_TEST(audit_problem_takes_pass)
+{
+	add_audit("after-observe", "");
+	add_audit("end", "the floating IP on 2 nodes (n2, n3)");
+	judge_plan(healthy());
+	assert_class(VERDICT_ERROR, NULL);
+	ck_assert_str_eq(v.reason, "it would have passed, but the cluster audit (end) found: the floating IP on 2 "
+				   "nodes (n2, n3)");
+	ck_assert_int_eq(verdict_exit_code(v.cls), 125);
+}
+END_TEST
+
+/* A hung takeover node explains what the audit finds: the FAIL stays. */
+START_TEST(audit_problem_keeps_fail)
+{
+	struct plan p = healthy();
+
+	add_audit("after-observe", "n2 did not answer");
+	p.resume_at = -1;
+	judge_plan(p);
+	assert_class(VERDICT_FAIL_TAKEOVER_TIMEOUT, "n2");
+}
+END_TEST
+
 static Suite *verdict_suite(void)
 {
 	Suite *s = suite_create("verdict");
@@ -937,6 +980,9 @@ static Suite *verdict_suite(void)
 	tcase_add_test(fail, error_infra);
 	tcase_add_test(fail, error_window_incomplete);
 	tcase_add_test(pass, failback_pass);
+	tcase_add_test(pass, audit_clean_passes);
+	tcase_add_test(fail, audit_problem_takes_pass);
+	tcase_add_test(fail, audit_problem_keeps_fail);
 	tcase_add_test(pass, disk_stall_short_passes);
 	tcase_add_test(fail, disk_stall_long_is_stall);
 	tcase_add_test(fail, failback_kernel_on_victim_counts);
