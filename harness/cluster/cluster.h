@@ -23,7 +23,8 @@
 #include "scenario/scenario.h"
 
 #define CLUSTER_NAME_MAX 16
-#define NFS_EXPORT_DIR "/srv/nfs/export"
+#define NFS_SHARED_FS_DIR "/srv/nfs" /* where cluster.crm.in's shared_fs mounts the shared disk */
+#define NFS_EXPORT_DIR NFS_SHARED_FS_DIR "/export"
 #define NFS_MOUNT_DIR "/mnt/nfs"
 
 struct node {

@@ -11,6 +11,7 @@
  * problems; the verdict turns a PASS into an ERROR over them (a FAIL keeps
  * its class: the kernel's failure usually explains the state).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,8 +20,6 @@
 #include "util/strbuf.h"
 
 #define AUDIT_TIMEOUT_MS (20 * 1000)
-/* Where cluster-config/cluster.crm.in's shared_fs mounts the shared disk. */
-#define SHARED_FS_DIR "/srv/nfs"
 
 static const char *const audit_argv[] = { "sh", "-c", "ip -o -4 addr show; echo --; findmnt -rn -o TARGET,FSTYPE",
 					  NULL };
@@ -39,7 +38,7 @@ bool audit_mounts_shared_fs(const char *out)
 	const char *sep = strstr(out, "\n--\n");
 	const char *m = !strncmp(out, "--\n", 3) ? out + 3 : sep ? sep + 4 : NULL;
 
-	static const char want[] = SHARED_FS_DIR " ext4";
+	static const char want[] = NFS_SHARED_FS_DIR " ext4";
 
 	for (const char *l = m; l && *l;) {
 		const char *nl = strchr(l, '\n');
@@ -51,12 +50,18 @@ bool audit_mounts_shared_fs(const char *out)
 	return false;
 }
 
-static bool listed(const char (*names)[16], int n, const char *name)
+/* One more finding, "; "-separated. */
+static void add_problem(struct strbuf *problems, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void add_problem(struct strbuf *problems, const char *fmt, ...)
 {
-	for (int i = 0; i < n; i++)
-		if (!strcmp(names[i], name))
-			return true;
-	return false;
+	va_list ap;
+
+	if (problems->len)
+		strbuf_addstr(problems, "; ");
+	va_start(ap, fmt);
+	strbuf_vaddf(problems, fmt, ap);
+	va_end(ap);
 }
 
 static void holders(struct strbuf *problems, const char *what, json_t *list)
@@ -66,7 +71,7 @@ static void holders(struct strbuf *problems, const char *what, json_t *list)
 
 	if (n == 1)
 		return;
-	strbuf_addf(problems, "%s%s on %zu nodes", problems->len ? "; " : "", what, n);
+	add_problem(problems, "%s on %zu nodes", what, n);
 	json_array_foreach(list, i, v)
 		strbuf_addf(problems, "%s%s", i ? ", " : " (", json_string_value(v));
 	if (n)
@@ -93,7 +98,7 @@ void run_audit(struct run *r, const char *when)
 		if (i + 1 == r->dead)
 			continue;
 		if (!j || j->ret < 0 || j->rc) {
-			strbuf_addf(&problems, "%s%s did not answer", problems.len ? "; " : "", name);
+			add_problem(&problems, "%s did not answer", name);
 			continue;
 		}
 		if (audit_holds_ip(j->out.buf, ip))
@@ -101,18 +106,16 @@ void run_audit(struct run *r, const char *when)
 		if (audit_mounts_shared_fs(j->out.buf))
 			json_array_append_new(fsa, json_string(name));
 		if (r->crm_have && !crm_node_online(st, name))
-			strbuf_addf(&problems, "%s%s is not in the membership", problems.len ? "; " : "", name);
-		if (r->crm_have && crm_node_fenced(st, name) &&
-		    !listed(r->fenced_at_fault.fenced, r->fenced_at_fault.nfenced, name))
-			strbuf_addf(&problems, "%s%s was fenced, which the fault did not ask for", problems.len ? "; " : "",
-				    name);
+			add_problem(&problems, "%s is not in the membership", name);
+		if (r->crm_have && crm_node_fenced(st, name) && !crm_node_fenced(&r->fenced_at_fault, name))
+			add_problem(&problems, "%s was fenced, which the fault did not ask for", name);
 	}
 	for (int k = 0; k < n; k++)
 		strbuf_release(&jobs[k].out);
 	holders(&problems, "the floating IP", ipa);
 	holders(&problems, "the shared file system", fsa);
 	if (!r->crm_have || !st->group_started)
-		strbuf_addf(&problems, "%sthe NFS group is not running", problems.len ? "; " : "");
+		add_problem(&problems, "the NFS group is not running");
 	json_object_set_new(f, "when", json_string(when));
 	json_object_set_new(f, "ip_holders", ipa);
 	json_object_set_new(f, "fs_mounted", fsa);

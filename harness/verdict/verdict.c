@@ -351,16 +351,17 @@ static int64_t takeover_fenced_at(const struct verdict_input *in)
  */
 static const char *failed_action_before(const struct verdict_input *in, int64_t until, int64_t *at)
 {
-	char on[16], off[16];
+	char on[16], off[16] = "";
 
 	snprintf(on, sizeof(on), " on %s: ", in->takeover);
 	/* A failback's group stops on the victim first: a failed stop there counts too. */
-	snprintf(off, sizeof(off), " on %s: ", in->victim_survives ? in->victim : in->takeover);
+	if (verdict_server_to_client(in))
+		snprintf(off, sizeof(off), " on %s: ", in->victim);
 	for (size_t i = 0; until >= 0 && i < in->ncrm; i++) {
 		const struct vcrm *c = &in->crm[i];
 		if (c->t < in->t_fault || (int64_t)(c->t - in->t_fault) > until)
 			continue;
-		if (strstr(c->failure, on) || strstr(c->failure, off)) {
+		if (strstr(c->failure, on) || (off[0] && strstr(c->failure, off))) {
 			*at = (int64_t)(c->t - in->t_fault);
 			return c->failure;
 		}
@@ -737,7 +738,7 @@ void verdict_judge(const struct verdict_input *in, struct verdict *v)
 			 "%s kept the NFS group and kept writing through its loop-back mount across the "
 			 "fault: longest gap %.1fs, %.0f KiB/s",
 			 verdict_judged_node(in), (double)v->max_gap / 1000.0, v->window_rate / 1024.0);
-	else if (in->victim_survives)
+	else if (verdict_server_to_client(in))
 		snprintf(v->reason, sizeof(v->reason),
 			 "%s handed the NFS group to %s and kept writing as its client: resumed %.1fs after "
 			 "the failback, longest gap %.1fs, %.0f KiB/s",

@@ -43,6 +43,6 @@ static int release(struct fault_ctx *f)
 }
 
 const struct fault fault_disk_stall = {
-	.inject = stall, .lift = release, .undo = release,
-	.server_to_client = false, .group_stays = true,
+	.inject = stall, .lift = release, .undo = release, /* undo: when the run ends before the lift */
+	.group_stays = true,
 };
