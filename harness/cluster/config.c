@@ -125,10 +125,10 @@ char *cluster_node_spec(const struct cluster *c, const struct scenario *sc, cons
 		.kernel = c->kernel, .initrd = c->initrd, .modules_disk = c->modules_disk,
 		.cmdline = cmdline, .root_disk = nd->overlay, .config_disk = c->config_disk,
 		.shared_disk = c->shared_disk, .bridge = NET_BRIDGE,
-		.mac = { 0x52, 0x54, 0x00, 0x7b, 0x00, (uint8_t)nd->id },
 		.console_log = nd->console, .agent_socket = nd->agent_sock, .qga_socket = nd->qga_sock,
 		.tb_cache_mib = TB_CACHE_MIB,
 	};
+	net_node_mac(nd->id, s->mac);
 	return cmdline;
 }
 
@@ -183,8 +183,7 @@ static void base_vars(const struct cluster *c, const struct scenario *sc, struct
 	tmpl_set(v, "EXPORT_OPTIONS", sc->nfs.export_options);
 	tmpl_set(v, "SHARED_SERIAL", SHARED_DISK_SERIAL);
 	tmpl_set(v, "STONITH_ENABLED", c->fencing ? "true" : "false");
-	/* Two nodes cannot have quorum without the other: let the survivor run (after fencing). */
-	tmpl_set(v, "NO_QUORUM_POLICY", c->n == 2 ? "ignore" : "stop");
+	tmpl_set(v, "NO_QUORUM_POLICY", quorum_policy_name(sc->cluster.no_quorum_policy, c->n));
 }
 
 /* Per-node pieces: corosync nodelist, /etc/hosts lines, fence host map. */

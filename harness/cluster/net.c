@@ -18,6 +18,18 @@ void ip_to_str(uint32_t ip, char *buf, size_t len)
 	snprintf(buf, len, "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 0xff, (ip >> 8) & 0xff, ip & 0xff);
 }
 
+void net_node_mac(int id, uint8_t mac[6])
+{
+	const uint8_t m[6] = { 0x52, 0x54, 0x00, 0x7b, 0x00, (uint8_t)id };
+
+	memcpy(mac, m, sizeof(m));
+}
+
+void net_mac_str(const uint8_t m[6], char *buf, size_t len)
+{
+	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+}
+
 static int ip_cmd(const char *const *argv)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -76,4 +88,11 @@ int net_destroy(const char *netns)
 	if (!net_inode(netns))
 		return 0;
 	return ip_cmd(del);
+}
+
+int net_nft_file(const char *netns, const char *file)
+{
+	const char *argv[] = { "ip", "netns", "exec", netns, "nft", "-f", file, NULL };
+
+	return ip_cmd(argv);
 }

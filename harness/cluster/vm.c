@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cluster/net.h"
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/spawn.h"
@@ -98,8 +99,7 @@ static void devices(struct xw *x, const struct vm_spec *s)
 	if (s->modules_disk)
 		disk(x, s->modules_disk, "raw", "none", "vdd", "tkmodules", true, false);
 
-	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", s->mac[0], s->mac[1], s->mac[2],
-		 s->mac[3], s->mac[4], s->mac[5]);
+	net_mac_str(s->mac, mac, sizeof(mac));
 	open_el(x, "interface");
 	attr(x, "type", "bridge");
 	empty_el(x, "source", "bridge", s->bridge, NULL, NULL);

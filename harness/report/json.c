@@ -94,6 +94,7 @@ static json_t *takeover_obj(const struct verdict_input *in, const struct verdict
 	err |= put(o, "judged_node", jstr(verdict_judged_node(in)));
 	err |= put(o, "victim_survives", json_boolean(in->victim_survives));
 	err |= put(o, "group_stays", json_boolean(in->group_stays));
+	err |= put(o, "group_restarts", json_boolean(in->group_restarts));
 	err |= put(o, "fault_t_s", in->fault_fired ? jsec(in->t_fault) : json_null());
 	err |= put(o, "phases_s", phases_obj(&v->ph));
 	err |= put(o, "resume_s", resumed ? jsec(v->t_resume - in->t_fault) : json_null());
@@ -229,6 +230,23 @@ static json_t *verify_arr(const struct verdict_input *in)
 	return done(a, err);
 }
 
+/* "n1, n2" as ["n1", "n2"]. */
+static json_t *names_arr(const char *list)
+{
+	json_t *a = json_array();
+	int err = !a;
+
+	for (const char *p = list; a && *p;) {
+		size_t n = strcspn(p, ",");
+		char name[16];
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		err |= json_array_append_new(a, json_string(name)) ? 1 : 0;
+		p += n;
+		p += strspn(p, ", ");
+	}
+	return done(a, err);
+}
+
 static json_t *audits_arr(const struct verdict_input *in)
 {
 	json_t *a = json_array();
@@ -240,6 +258,8 @@ static json_t *audits_arr(const struct verdict_input *in)
 		e |= put(o, "when", jstr(in->audit[i].when));
 		e |= put(o, "ok", json_boolean(!in->audit[i].problems[0]));
 		e |= put(o, "problems", jstr(in->audit[i].problems));
+		e |= put(o, "ip_holders", names_arr(in->audit[i].ip_holders));
+		e |= put(o, "fs_mounted", names_arr(in->audit[i].fs_holders));
 		err |= json_array_append_new(a, done(o, e)) ? 1 : 0;
 	}
 	return done(a, err);

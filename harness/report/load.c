@@ -287,6 +287,8 @@ void report_add_verdict_steps(struct run_report *rep)
 		enum verdict_class fails_on;
 		const char *ok;
 	} checks[] = {
+		{ "no-split-brain", VERDICT_FAIL_SPLIT_BRAIN,
+		  "the floating IP and the shared file system on one node at every audit" },
 		{ "kernel-clean", VERDICT_FAIL_KERNEL, "no oops, BUG, panic or lockdep report on a surviving node" },
 		{ "takeover", VERDICT_FAIL_TAKEOVER_TIMEOUT, "group moved and loop-back writes resumed in time" },
 		{ "no-stall", VERDICT_FAIL_STALL, "no progress gap longer than max_stall" },
@@ -308,7 +310,7 @@ void report_add_verdict_steps(struct run_report *rep)
 		s->ran = true;
 		s->ok = v->cls != checks[i].fails_on;
 		snprintf(s->message, sizeof(s->message), "%s", s->ok ? checks[i].ok : v->reason);
-		decided = !s->ok || (v->cls == VERDICT_FAIL_DATA_LOSS && i == 0);
+		decided = !s->ok || (v->cls == VERDICT_FAIL_DATA_LOSS && i == 1);
 	}
 	add_pressure_step(rep, v);
 }

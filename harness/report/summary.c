@@ -106,7 +106,8 @@ static void phases_line(const struct run_report *r, FILE *f)
 		return;
 	}
 	if (in->group_stays)
-		fprintf(f, "fault on %s, the group stays there, at %.1fs: ", in->victim, (double)in->t_fault / 1000.0);
+		fprintf(f, "fault on %s, the group %s there, at %.1fs: ", in->victim,
+			in->group_restarts ? "restarts" : "stays", (double)in->t_fault / 1000.0);
 	else
 		fprintf(f, "%s %s -> %s, fault at %.1fs: ", verdict_server_to_client(in) ? "failback" : "takeover",
 			in->victim, in->takeover, (double)in->t_fault / 1000.0);

@@ -9,7 +9,9 @@
  * running, every node the fault did not take down in the membership, and no
  * fencing beyond the one the fault causes. What differs is an "audit" event's
  * problems; the verdict turns a PASS into an ERROR over them (a FAIL keeps
- * its class: the kernel's failure usually explains the state).
+ * its class: the kernel's failure usually explains the state). The victim
+ * answers too when the fault only cut it off (partition): the IP or the
+ * shared file system on two nodes is split brain, FAIL-SPLIT-BRAIN.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -81,7 +83,8 @@ static void holders(struct strbuf *problems, const char *what, json_t *list)
 void run_audit(struct run *r, const char *when)
 {
 	struct monitor_job jobs[SCENARIO_MAX_NODES];
-	int n = monitor_jobs_answering(r, jobs, false);
+	/* A victim cut off (partition) still answers through its agent: what it holds counts. */
+	int n = monitor_jobs_answering(r, jobs, true);
 	char ip[20];
 	json_t *f = json_object(), *ipa = json_array(), *fsa = json_array();
 	struct strbuf problems = STRBUF_INIT;
@@ -95,16 +98,18 @@ void run_audit(struct run *r, const char *when)
 		for (int k = 0; k < n; k++)
 			if (jobs[k].node == i + 1)
 				j = &jobs[k];
-		if (i + 1 == r->dead)
-			continue;
-		if (!j || j->ret < 0 || j->rc) {
-			add_problem(&problems, "%s did not answer", name);
+		bool dead = i + 1 == r->dead, answered = j && j->ret >= 0 && !j->rc;
+		if (!answered) {
+			if (!dead)
+				add_problem(&problems, "%s did not answer", name);
 			continue;
 		}
 		if (audit_holds_ip(j->out.buf, ip))
 			json_array_append_new(ipa, json_string(name));
 		if (audit_mounts_shared_fs(j->out.buf))
 			json_array_append_new(fsa, json_string(name));
+		if (dead)
+			continue;
 		if (r->crm_have && !crm_node_online(st, name))
 			add_problem(&problems, "%s is not in the membership", name);
 		if (r->crm_have && crm_node_fenced(st, name) && !crm_node_fenced(&r->fenced_at_fault, name))

@@ -77,9 +77,15 @@ static void on_progress(struct run *r, int idx, char **w, int n)
 		rn->acked_records = (uint64_t)json_integer_value(json_object_get(f, "acked"));
 		rn->records = (uint64_t)json_integer_value(json_object_get(f, "records"));
 		rn->errors = (uint64_t)json_integer_value(json_object_get(f, "errors"));
-		/* Resumed: the judged node's new acks while Pacemaker says the group runs on the takeover node. */
+		/*
+		 * Resumed: the judged node's new acks while Pacemaker says the group
+		 * runs on the takeover node (a group restarted in place: again, after
+		 * a poll saw it down; before, it only shows started because nobody
+		 * noticed yet).
+		 */
 		if (r->fault_fired && !r->t_resume && idx + 1 == r->judged && rn->last_ack_t == now &&
-		    now > r->t_fault + VERDICT_RESUME_GRACE_MS && r->crm_have && r->crm_last.group_started &&
+		    now > r->t_fault + VERDICT_RESUME_GRACE_MS && (!r->group_restarts || r->group_down_seen) &&
+		    r->crm_have && r->crm_last.group_started &&
 		    !strcmp(r->crm_last.group_node, r->c.nodes[r->takeover - 1].name))
 			r->t_resume = now;
 	}
@@ -152,6 +158,8 @@ static void on_crm_done(struct run *r, char **w, int n)
 		return;
 	r->crm_last = st;
 	r->crm_have = true;
+	if (r->fault_fired && !st.group_started)
+		r->group_down_seen = true;
 	if (r->fault_fired && !r->t_nfsd_takeover && r->takeover &&
 	    !strcmp(st.member_node[CRM_NFSD], r->c.nodes[r->takeover - 1].name))
 		r->t_nfsd_takeover = timeline_now(&r->tl);

@@ -275,6 +275,7 @@ static int choose_roles(struct run *r)
 	const struct fault *flt = fault_for(r->sc->fault.kind);
 	r->victim = r->sc->fault.target == TARGET_NFS_SERVER ? g->id : r->sc->fault.target;
 	r->group_moves = r->victim == g->id && !flt->group_stays;
+	r->group_restarts = flt->group_restarts;
 	if (!r->group_moves) {
 		r->takeover = g->id; /* the group does not move: its node must just keep going */
 	} else {
@@ -417,12 +418,13 @@ static int inject_and_observe(struct run *r, struct fault_ctx *fc)
 	json_object_set_new(fj, "judged", json_string(r->c.nodes[r->judged - 1].name));
 	json_object_set_new(fj, "victim_survives", json_boolean(!r->dead));
 	json_object_set_new(fj, "group_stays", json_boolean(f->group_stays));
+	json_object_set_new(fj, "group_restarts", json_boolean(f->group_restarts));
 	timeline_event(&r->tl, "fault", fc->victim->name, fj);
 	log_info("fault: %s %s (takeover node %s)", kind, fc->victim->name, fc->takeover->name);
 	ret = f->inject(fc);
 	if (ret < 0)
 		return infra_error(r, ret, "the fault could not be injected");
-	if (r->dead)
+	if (r->dead && !f->cut_off)
 		channel_close(&fc->victim->ch);
 	for (;;) {
 		ret = monitor_until(r, UINT64_MAX, observe_done, NULL);
@@ -770,10 +772,11 @@ static int scenario_steps(struct run *r, struct run_report *rep)
 		return ret;
 	}
 	step_end(s, &clk, true, "%s of %s", fault_kind_name(r->sc->fault.kind), fc.victim->name);
-	/* Undo first: a writer blocked by the fault cannot be stopped until it is lifted. */
+	/* The audit sees the fault still acting (a partition's two sides before they meet again). */
+	run_audit(r, "after-observe");
+	/* Undo before the stop: a writer blocked by the fault cannot be stopped until it is lifted. */
 	if (f->undo)
 		f->undo(&fc);
-	run_audit(r, "after-observe");
 	stop_workloads(r);
 	s = step_begin(rep, "data-integrity", &clk);
 	ret = verify_all(r, s, &clk);

@@ -66,6 +66,8 @@ struct run {
 	int judged;           /* whose writes are judged: takeover, or a failback's victim */
 	int dead;             /* the victim when the fault takes it down; 0 when it survives */
 	bool group_moves;     /* the victim runs the NFS group */
+	bool group_restarts;  /* the fault makes the cluster restart the group in place (nfsd-kill) */
+	bool group_down_seen; /* a poll after the fault showed the group not running */
 	bool pressure_after_done;
 	bool pressure_on;     /* hogs started and not yet stopped: an exited hog is restarted */
 	/* the asynchronous crm_mon poll */

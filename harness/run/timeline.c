@@ -9,6 +9,7 @@
 #include "util/cleanup.h"
 #include "util/xalloc.h"
 #include "util/spawn.h"
+#include "util/strbuf.h"
 
 int timeline_open(struct timeline *tl, const char *path, uint64_t t0)
 {
@@ -174,6 +175,20 @@ static void load_sample(const json_t *o, uint64_t t, struct verdict_input *in)
 		m->t_first_oom = t;
 }
 
+/* An audit's list of node names: how many, and "n1, n2". */
+static void load_holders(const json_t *list, int *n, char *names, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	json_t *v;
+
+	*n = (int)json_array_size(list);
+	json_array_foreach(list, i, v)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", json_string_value(v) ? json_string_value(v) : "?");
+	copy(names, len, sb.buf);
+	strbuf_release(&sb);
+}
+
 static void load_event(const json_t *o, struct verdict_input *in)
 {
 	const char *ev = jstr(o, "ev");
@@ -197,6 +212,7 @@ static void load_event(const json_t *o, struct verdict_input *in)
 		copy(in->judged, sizeof(in->judged), *jstr(o, "judged") ? jstr(o, "judged") : in->takeover);
 		in->victim_survives = json_is_true(json_object_get(o, "victim_survives"));
 		in->group_stays = json_is_true(json_object_get(o, "group_stays"));
+		in->group_restarts = json_is_true(json_object_get(o, "group_restarts"));
 	} else if (!strcmp(ev, "crm")) {
 		load_crm(o, t, in);
 	} else if (!strcmp(ev, "kernel")) {
@@ -214,6 +230,10 @@ static void load_event(const json_t *o, struct verdict_input *in)
 	} else if (!strcmp(ev, "audit") && in->naudit < (int)(sizeof(in->audit) / sizeof(in->audit[0]))) {
 		copy(in->audit[in->naudit].when, sizeof(in->audit[0].when), jstr(o, "when"));
 		copy(in->audit[in->naudit].problems, sizeof(in->audit[0].problems), jstr(o, "problems"));
+		load_holders(json_object_get(o, "ip_holders"), &in->audit[in->naudit].nip,
+			     in->audit[in->naudit].ip_holders, sizeof(in->audit[0].ip_holders));
+		load_holders(json_object_get(o, "fs_mounted"), &in->audit[in->naudit].nfs,
+			     in->audit[in->naudit].fs_holders, sizeof(in->audit[0].fs_holders));
 		in->naudit++;
 	} else if (!strcmp(ev, "teardown")) {
 		in->teardown_failed = json_is_false(json_object_get(o, "ok"));

@@ -74,6 +74,7 @@ struct opt {
 #define HOUR (60 * MIN)
 
 static const char *const accel_choices[] = { "auto", "kvm", "tcg", NULL };
+static const char *const quorum_choices[] = { "auto", "stop", "freeze", "ignore", NULL };
 static const char *const nfsver_choices[] = { "3", "4.0", "4.1", "4.2", NULL };
 static const char *const mode_choices[] = { "buffered", "direct", "sync", NULL };
 static const char *const start_choices[] = { "before", "after", NULL };
@@ -94,6 +95,11 @@ static const struct opt options[] = {
 	  "Private IPv4 /24 used only inside the cluster's own network namespace." },
 	{ "cluster", "fencing", OPT_BOOL, OFF(cluster.fencing), 0, 0, "on", NULL, 0,
 	  "Real STONITH (fence_xvm in the guests, fence_virtd on the host)." },
+	{ "cluster", "no_quorum_policy", OPT_ENUM, OFF(cluster.no_quorum_policy), 0, 0, "auto", quorum_choices, 0,
+	  "What a node cut off from the majority does with the resources it runs (Pacemaker's no-quorum-policy). "
+	  "auto: stop, or ignore on two nodes. freeze (or ignore) with fencing = off lets a partitioned server "
+	  "keep the NFS group while the others start it: the split brain kind = partition's negative control "
+	  "needs." },
 	{ "cluster", "token", OPT_DURATION, OFF(cluster.token), 0, MIN, "0s", NULL, 0,
 	  "Corosync token timeout (consensus is 1.2 times it): how long a dead node goes unseen. "
 	  "0s: 3s under KVM, 6s under TCG. Raise it if healthy nodes get fenced on a slow host." },
@@ -165,7 +171,15 @@ static const struct opt options[] = {
 	  "fails and the group stays, the NFS server's shared disk stops completing I/O for "
 	  "[fault] duration (QEMU block throttling through libvirt), and the server's own "
 	  "loop-back writes are judged from the fault on: a stall longer than max_stall is "
-	  "FAIL-STALL." },
+	  "FAIL-STALL; partition: the node is cut off from the others and keeps running (nftables "
+	  "on the host side of its network port, inside the cluster's namespace); the majority "
+	  "fences it and takes over, judged as after destroy, and an audit that finds the floating "
+	  "IP or the shared file system on two nodes ends FAIL-SPLIT-BRAIN (fencing = off with "
+	  "[cluster] no_quorum_policy = freeze must); nfsd-kill: no node fails, nfsd's threads on "
+	  "the NFS server are killed (stopped through /proc/fs/nfsd/threads where the kernel "
+	  "ignores SIGKILL), Pacemaker's monitor of nfsd (every 30s) notices and restarts the "
+	  "group in place, and the server's loop-back writes must resume within takeover_timeout "
+	  "of the kill." },
 	{ "fault", "target", OPT_TARGET, OFF(fault.target), 0, 0, "nfs-server", NULL, 0,
 	  "nfs-server (the node running the NFS group when the fault fires) or a node name." },
 	{ "fault", "after", OPT_DURATION, OFF(fault.after), 0, HOUR, "30s", NULL, 0,
@@ -206,6 +220,13 @@ const char *nfs_version_name(int v) { return nfsver_choices[v]; }
 const char *fault_kind_name(int k) { return fault_choices[k]; }
 const char *write_mode_name(int m) { return mode_choices[m]; }
 const char *accel_name(int a) { return accel_choices[a]; }
+const char *quorum_policy_name(int p, int nodes)
+{
+	/* Two nodes cannot have quorum without the other: let the survivor run (after fencing). */
+	if (p == QUORUM_AUTO)
+		return nodes == 2 ? "ignore" : "stop";
+	return quorum_choices[p];
+}
 
 unsigned scenario_token_ms(const struct scenario *sc, bool kvm)
 {

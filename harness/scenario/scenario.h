@@ -15,6 +15,7 @@
 #define SCENARIO_MAX_NODES 8
 
 enum accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
+enum quorum_policy { QUORUM_AUTO, QUORUM_STOP, QUORUM_FREEZE, QUORUM_IGNORE };
 enum nfs_version { NFS_V3, NFS_V40, NFS_V41, NFS_V42 };
 enum write_mode { WRITE_BUFFERED, WRITE_DIRECT, WRITE_SYNC };
 enum pressure_start { PRESSURE_BEFORE, PRESSURE_AFTER };
@@ -47,6 +48,7 @@ struct scenario {
 		int accel;
 		uint32_t subnet; /* host byte order, a /24 network address */
 		bool fencing;
+		int no_quorum_policy; /* enum quorum_policy */
 		uint64_t token; /* corosync token, ms; 0: chosen by accelerator */
 	} cluster;
 	struct {
@@ -130,6 +132,8 @@ const char *nfs_version_name(int v);
 const char *fault_kind_name(int k); /* "destroy" for FAULT_DESTROY: its line in run/faults/list.h */
 const char *write_mode_name(int m);
 const char *accel_name(int a);
+/* Pacemaker's no-quorum-policy for a cluster of n nodes: auto is stop, or ignore for two. */
+const char *quorum_policy_name(int p, int nodes);
 /* The corosync token (ms) a cluster of this scenario runs with: [cluster] token,
  * or when that is 0, 3000 under KVM and 6000 under TCG. */
 unsigned scenario_token_ms(const struct scenario *sc, bool kvm);

@@ -18,6 +18,7 @@ static const char *const names[] = {
 	[VERDICT_FAIL_LIVELOCK] = "FAIL-LIVELOCK",
 	[VERDICT_FAIL_DATA_LOSS] = "FAIL-DATA-LOSS",
 	[VERDICT_FAIL_KERNEL] = "FAIL-KERNEL",
+	[VERDICT_FAIL_SPLIT_BRAIN] = "FAIL-SPLIT-BRAIN",
 	[VERDICT_ERROR] = "ERROR",
 	[VERDICT_ERROR_PRESSURE_LOST] = "ERROR-PRESSURE-LOST",
 };
@@ -183,17 +184,28 @@ static uint64_t acked_at(const struct vseries *s, uint64_t t)
 static uint64_t server_back_after(const struct verdict_input *in)
 {
 	uint64_t bound = in->t_fault + VERDICT_RESUME_GRACE_MS;
+	/* A group restarted in place still shows started until Pacemaker notices. */
+	bool seen_down = !in->group_restarts;
 
 	for (size_t i = 0; i < in->ncrm; i++) {
 		const struct vcrm *c = &in->crm[i];
 		bool away = in->group_stays || strcmp(c->group_node, in->victim);
 		bool down = !c->group_started || !away;
-		if (c->t > in->t_fault && down && c->t > bound)
-			bound = c->t;
-		if (c->t > in->t_fault && c->group_started && away)
+		if (c->t > in->t_fault && down) {
+			seen_down = true;
+			if (c->t > bound)
+				bound = c->t;
+		}
+		if (c->t > in->t_fault && c->group_started && away && seen_down)
 			break;
 	}
 	return bound;
+}
+
+/* The writes are judged from the fault on, with nothing to resume (disk-stall). */
+static bool judged_from_fault(const struct verdict_input *in)
+{
+	return in->group_stays && !in->group_restarts;
 }
 
 static uint64_t first_progress_after(const struct vseries *s, uint64_t after)
@@ -243,12 +255,16 @@ static void compute_phases(const struct verdict_input *in, struct verdict *v)
 		*slots[i] = -1;
 	if (!in->fault_fired)
 		return;
+	/* A group restarted in place (nfsd-kill): its phases count from the poll that saw it down. */
+	bool down_seen = !in->group_restarts;
+
 	for (size_t i = 0; i < in->ncrm; i++) {
 		const struct vcrm *c = &in->crm[i];
 		int64_t dt = (int64_t)c->t - (int64_t)in->t_fault;
-		bool here = !strcmp(c->group_node, in->takeover);
 		if (c->t < in->t_fault)
 			continue;
+		down_seen |= !c->group_started;
+		bool here = down_seen && !strcmp(c->group_node, in->takeover);
 #define FIRST(slot, cond) do { if ((cond) && (slot) < 0) (slot) = dt; } while (0)
 		FIRST(p->seen_offline, !c->victim_online);
 		FIRST(p->fenced, c->fenced);
@@ -289,8 +305,25 @@ static bool fail(struct verdict *v, enum verdict_class c, const char *node, cons
 	return true;
 }
 
+/* Two nodes served at once (an audit saw it): the first audit that did. */
+static bool judge_split_brain(const struct verdict_input *in, struct verdict *v)
+{
+	for (int i = 0; i < in->naudit; i++) {
+		const struct vaudit *a = &in->audit[i];
+		if (a->nip < 2 && a->nfs < 2)
+			continue;
+		return fail(v, VERDICT_FAIL_SPLIT_BRAIN, in->victim,
+			    "split brain at the %s audit: the floating IP on %d node%s (%s), the shared file "
+			    "system mounted on %d (%s)",
+			    a->when, a->nip, a->nip == 1 ? "" : "s", a->ip_holders, a->nfs, a->fs_holders);
+	}
+	return false;
+}
+
 static bool judge_integrity(const struct verdict_input *in, struct verdict *v)
 {
+	if (judge_split_brain(in, v))
+		return true;
 	/* The victim's reports count until it was killed on purpose (a failback's victim lives on). */
 	for (int i = 0; i < in->nkernel; i++)
 		if (in->victim_survives || strcmp(in->kernel[i].node, in->victim) || in->kernel[i].t < in->t_fault)
@@ -399,6 +432,15 @@ static const char *group_started_elsewhere(const struct verdict_input *in)
 	return NULL;
 }
 
+/* A poll after the fault showed the group not running. */
+static bool group_seen_down(const struct verdict_input *in)
+{
+	for (size_t i = 0; i < in->ncrm; i++)
+		if (in->crm[i].t > in->t_fault && !in->crm[i].group_started)
+			return true;
+	return false;
+}
+
 /* What the judged node's writes go through after the fault, for reasons. */
 static const char *writes_of(const struct verdict_input *in)
 {
@@ -465,12 +507,17 @@ static bool judge_takeover(const struct verdict_input *in, struct verdict *v,
 				    "the NFS group was not running on %s within %s of the fault: the cluster "
 				    "had fenced %s itself %.0fs after the fault (it stopped responding while taking over)",
 				    in->takeover, lim, in->takeover, (double)tk_fenced / 1000.0);
+		if (in->group_restarts)
+			return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
+				    "the NFS group was not restarted on %s within %s of the fault (%s)", in->takeover,
+				    lim, group_seen_down(in) ? "Pacemaker saw it stop"
+							     : "Pacemaker never saw it stop");
 		return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
 			    "the NFS group was not running on %s within %s of the fault", in->takeover, lim);
 	}
 	v->t_resume = resume;
 	/* The group never left: nothing resumes, the writes are judged from the fault on. */
-	if (in->group_stays)
+	if (judged_from_fault(in))
 		v->t_resume = in->t_fault;
 	if ((!v->t_resume || v->t_resume > deadline) && victim_fenced_at(in, v) >= 0)
 		return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, verdict_judged_node(in),
@@ -503,7 +550,7 @@ static bool judge_progress(const struct verdict_input *in, struct verdict *v,
 	if (v->max_gap > in->max_stall)
 		return fail(v, VERDICT_FAIL_STALL, verdict_judged_node(in),
 			    "%s on %s stalled for %s %s (max_stall %s)", writes_of(in), verdict_judged_node(in),
-			    gap, in->group_stays ? "after the fault" : "after resuming", lim);
+			    gap, judged_from_fault(in) ? "after the fault" : "after resuming", lim);
 	if (v->window_rate < (double)in->min_rate)
 		return fail(v, VERDICT_FAIL_LIVELOCK, verdict_judged_node(in),
 			    "%s on %s progressed at %.0f B/s over %s, below min_rate %llu B/s", writes_of(in),
@@ -733,7 +780,13 @@ void verdict_judge(const struct verdict_input *in, struct verdict *v)
 	}
 	v->cls = VERDICT_PASS;
 	snprintf(v->node, sizeof(v->node), "%s", verdict_judged_node(in));
-	if (in->group_stays)
+	if (in->group_restarts)
+		snprintf(v->reason, sizeof(v->reason),
+			 "%s's NFS group was restarted in place and its loop-back writes resumed %.1fs after the "
+			 "fault: longest gap %.1fs, %.0f KiB/s",
+			 verdict_judged_node(in), (double)(v->t_resume - in->t_fault) / 1000.0,
+			 (double)v->max_gap / 1000.0, v->window_rate / 1024.0);
+	else if (in->group_stays)
 		snprintf(v->reason, sizeof(v->reason),
 			 "%s kept the NFS group and kept writing through its loop-back mount across the "
 			 "fault: longest gap %.1fs, %.0f KiB/s",

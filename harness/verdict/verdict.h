@@ -6,7 +6,7 @@
  * the scenario's criteria. It never talks to libvirt or a guest, so it is
  * unit-tested on recorded and synthetic timelines (tests/unit/test_verdict.c).
  *
- * Precedence when several apply: ERROR > FAIL-KERNEL > FAIL-DATA-LOSS >
+ * Precedence when several apply: ERROR > FAIL-SPLIT-BRAIN > FAIL-KERNEL > FAIL-DATA-LOSS >
  * FAIL-TAKEOVER-TIMEOUT > FAIL-STALL > FAIL-LIVELOCK > ERROR-PRESSURE-LOST >
  * PASS. The pressure rule only takes a PASS away: a hang under pressure that
  * did not hold is still a hang (its reason says how long the pressure held).
@@ -24,6 +24,12 @@ enum verdict_class {
 	VERDICT_FAIL_LIVELOCK,
 	VERDICT_FAIL_DATA_LOSS,
 	VERDICT_FAIL_KERNEL,
+	/*
+	 * An audit found the floating IP on two nodes, or the shared file
+	 * system mounted on two: both sides of a partition serve NFS. What the
+	 * kernels report after that, or lose, follows from it.
+	 */
+	VERDICT_FAIL_SPLIT_BRAIN,
 	VERDICT_ERROR,
 	/*
 	 * It would have been a PASS, but the scenario's memory pressure did not
@@ -124,6 +130,7 @@ struct verdict_input {
 	char judged[8];
 	bool victim_survives; /* the fault left the victim up */
 	bool group_stays;     /* ... and the group on it (disk-stall): judged from the fault on */
+	bool group_restarts;  /* ... restarted in place (nfsd-kill): judged from the resume, as a takeover */
 	uint64_t t_end;    /* end of the observation */
 	struct vseries nodes[SCENARIO_MAX_NODES];
 	int nnodes;
@@ -153,9 +160,11 @@ struct verdict_input {
 	} verify[SCENARIO_MAX_NODES];
 	int nverify;
 	/* The cluster audits ("audit" events: after the observe window, at the end). */
-	struct {
+	struct vaudit {
 		char when[16];
 		char problems[256]; /* "" when the audit found nothing wrong */
+		int nip, nfs;               /* nodes holding the floating IP, mounting the shared fs */
+		char ip_holders[64], fs_holders[64]; /* their names, ", "-separated */
 	} audit[4];
 	int naudit;
 	char infra_error[256]; /* non-empty: the harness itself failed */

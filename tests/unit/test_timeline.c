@@ -352,6 +352,48 @@ START_TEST(recorded_disk_stall_long)
 }
 END_TEST
 
+/* A real partition on stock 6.1: the majority fenced the cut-off server and took over; one holder at each audit. */
+START_TEST(recorded_partition)
+{
+	struct scenario rsc;
+
+	load_recorded("partition-6.1", &rsc);
+	ck_assert_msg(v.cls == VERDICT_PASS, "%s: %s", verdict_name(v.cls), v.reason);
+	ck_assert(!in.victim_survives);
+	ck_assert_int_ge(v.ph.fenced, 0); /* the cut-off server was fenced, not left to serve */
+	ck_assert_int_eq(in.naudit, 2);
+	for (int i = 0; i < in.naudit; i++) {
+		ck_assert_int_eq(in.audit[i].nip, 1);
+		ck_assert_int_eq(in.audit[i].nfs, 1);
+		ck_assert_str_eq(in.audit[i].ip_holders, in.takeover);
+	}
+	scenario_release(&rsc);
+}
+END_TEST
+
+/*
+ * Its negative control, run for real: no fencing and no-quorum-policy=freeze.
+ * The cut-off n1 kept the group, n2 started it too; the verifier also found
+ * records n1 had acknowledged missing (two kernels wrote one ext4), which the
+ * split brain explains and outranks.
+ */
+START_TEST(recorded_partition_split_brain)
+{
+	struct scenario rsc;
+
+	load_recorded("partition-no-fencing-6.1", &rsc);
+	ck_assert_msg(v.cls == VERDICT_FAIL_SPLIT_BRAIN, "%s: %s", verdict_name(v.cls), v.reason);
+	ck_assert_str_eq(v.reason, "split brain at the after-observe audit: the floating IP on 2 nodes (n1, n2), the "
+				   "shared file system mounted on 2 (n1, n2)");
+	ck_assert_str_eq(v.node, "n1");
+	ck_assert_int_eq(v.ph.fenced, -1);
+	ck_assert_int_eq(in.audit[0].nip, 2);
+	ck_assert_str_eq(in.audit[0].fs_holders, "n1, n2");
+	ck_assert(in.nverify > 0 && in.verify[0].missing > 0); /* the loss that followed */
+	scenario_release(&rsc);
+}
+END_TEST
+
 /* The default scenario's hog (48M) held through the takeover: still a PASS, and it says so. */
 START_TEST(recorded_pressure_held)
 {
@@ -1375,6 +1417,8 @@ static Suite *timeline_suite(void)
 	tcase_add_test(kernel, recorded_failback_too_slow);
 	tcase_add_test(kernel, recorded_disk_stall);
 	tcase_add_test(kernel, recorded_disk_stall_long);
+	tcase_add_test(kernel, recorded_partition);
+	tcase_add_test(kernel, recorded_partition_split_brain);
 	tcase_add_test(kernel, kernel_fatal_on_victim_after_fault);
 	tcase_add_test(kernel, kernel_fatal_on_victim_before_fault);
 	tcase_add_test(kernel, kernel_info_on_survivor);

@@ -561,6 +561,7 @@ START_TEST(names_and_codes)
 		{ VERDICT_FAIL_LIVELOCK, "FAIL-LIVELOCK", 1 },
 		{ VERDICT_FAIL_DATA_LOSS, "FAIL-DATA-LOSS", 1 },
 		{ VERDICT_FAIL_KERNEL, "FAIL-KERNEL", 1 },
+		{ VERDICT_FAIL_SPLIT_BRAIN, "FAIL-SPLIT-BRAIN", 1 },
 		{ VERDICT_ERROR, "ERROR", 125 },
 		{ VERDICT_ERROR_PRESSURE_LOST, "ERROR-PRESSURE-LOST", 125 },
 	};
@@ -901,6 +902,76 @@ START_TEST(disk_stall_long_is_stall)
 }
 END_TEST
 
+/*
+ * ---- nfsd-kill: the group stays on n2 and is restarted there. Pacemaker's
+ * polls show it started until down_at (its monitor noticed), down until
+ * up_at; every writer stops at the fault and resumes at resume_at (-1:
+ * never). Times are ms after the fault; down_at -1: never noticed. ----
+ */
+
+static void judge_nfsd_kill(int64_t down_at, int64_t up_at, int64_t resume_at)
+{
+	uint64_t end = T_FAULT + (resume_at >= 0 ? (uint64_t)resume_at : in.takeover_timeout) + in.observe + 5000;
+	uint64_t a[3] = { 0 };
+	const char *names[] = { "n1", "n2", "n3" };
+
+	in.fault_fired = true;
+	in.t_fault = T_FAULT;
+	in.victim_survives = in.group_stays = in.group_restarts = true;
+	snprintf(in.victim, sizeof(in.victim), "n2");
+	snprintf(in.takeover, sizeof(in.takeover), "n2");
+	snprintf(in.judged, sizeof(in.judged), "n2");
+	in.t_end = end;
+	for (uint64_t t = STEP; t <= end; t += STEP) {
+		bool writes = t < T_FAULT || (resume_at >= 0 && t >= T_FAULT + (uint64_t)resume_at);
+		for (int k = 0; k < 3; k++)
+			verdict_add_sample(&in, names[k], t, a[k] += writes ? RATE : 0);
+	}
+	for (uint64_t t = 0; t <= end; t += POLL) {
+		struct vcrm *c = verdict_add_crm(&in);
+		bool down = down_at >= 0 && t >= T_FAULT + (uint64_t)down_at && t < T_FAULT + (uint64_t)up_at;
+		c->t = t;
+		c->victim_online = true;
+		snprintf(c->group_node, sizeof(c->group_node), "n2");
+		c->fs = c->export_ = true;
+		c->group_started = c->nfsd = c->ip = !down;
+	}
+	verdict_judge(&in, &v);
+}
+
+START_TEST(nfsd_kill_restart_passes)
+{
+	judge_nfsd_kill(28000, 45000, 50000);
+	assert_class(VERDICT_PASS, "n2");
+	ck_assert_ptr_nonnull(strstr(v.reason, "n2's NFS group was restarted in place and its loop-back writes resumed"));
+	/* judged from the resume, not from the kill */
+	ck_assert_uint_ge(v.t_resume, T_FAULT + 50000);
+	ck_assert_uint_le(v.t_resume, T_FAULT + 50000 + STEP);
+	/* the group's phase is its restart, not the poll just after the kill that still showed it up */
+	ck_assert_int_ge(v.ph.group_started, 45000);
+	ck_assert_int_le(v.ph.group_started, 45000 + POLL);
+}
+END_TEST
+
+/* Nothing noticed nfsd gone: the writes never came back. */
+START_TEST(nfsd_kill_never_noticed)
+{
+	judge_nfsd_kill(-1, 0, -1);
+	assert_class(VERDICT_FAIL_TAKEOVER_TIMEOUT, "n2");
+	ck_assert_ptr_nonnull(strstr(v.reason, "not restarted on n2"));
+	ck_assert_ptr_nonnull(strstr(v.reason, "Pacemaker never saw it stop"));
+}
+END_TEST
+
+/* Restarted, but the writes came back after takeover_timeout. */
+START_TEST(nfsd_kill_resume_late)
+{
+	judge_nfsd_kill(28000, 45000, (int64_t)in.takeover_timeout + 10000);
+	assert_class(VERDICT_FAIL_TAKEOVER_TIMEOUT, "n2");
+	ck_assert_ptr_nonnull(strstr(v.reason, "did not resume"));
+}
+END_TEST
+
 /* ---- the cluster audits ---- */
 
 static void add_audit(const char *when, const char *problems)
@@ -944,6 +1015,65 @@ START_TEST(audit_problem_keeps_fail)
 }
 END_TEST
 
+/* What an audit event's ip_holders and fs_mounted lists say. */
+static void audit_holders(int nip, const char *ip, int nfs, const char *fs)
+{
+	struct vaudit *a = &in.audit[in.naudit - 1];
+
+	a->nip = nip;
+	a->nfs = nfs;
+	snprintf(a->ip_holders, sizeof(a->ip_holders), "%s", ip);
+	snprintf(a->fs_holders, sizeof(a->fs_holders), "%s", fs);
+}
+
+/* One holder of each, as every healthy run's audits have: no split brain. */
+START_TEST(audit_one_holder_passes)
+{
+	add_audit("after-observe", "");
+	audit_holders(1, "n2", 1, "n2");
+	judge_plan(healthy());
+	assert_class(VERDICT_PASS, "n2");
+}
+END_TEST
+
+/* Both sides of a partition serve: the cut-off victim and the takeover node. */
+START_TEST(split_brain_fails)
+{
+	add_audit("after-observe", "the floating IP on 2 nodes (n1, n2); the shared file system on 2 nodes (n1, n2)");
+	audit_holders(2, "n1, n2", 2, "n1, n2");
+	add_audit("end", "");
+	audit_holders(1, "n2", 1, "n2");
+	judge_plan(healthy());
+	assert_class(VERDICT_FAIL_SPLIT_BRAIN, "n1");
+	ck_assert_str_eq(v.reason, "split brain at the after-observe audit: the floating IP on 2 nodes (n1, n2), "
+				   "the shared file system mounted on 2 (n1, n2)");
+	ck_assert_int_eq(verdict_exit_code(v.cls), 1);
+}
+END_TEST
+
+/* The shared file system mounted twice is split brain even with the IP on one node. */
+START_TEST(split_brain_fs_alone)
+{
+	add_audit("end", "the shared file system on 2 nodes (n1, n2)");
+	audit_holders(1, "n2", 2, "n1, n2");
+	judge_plan(healthy());
+	assert_class(VERDICT_FAIL_SPLIT_BRAIN, "n1");
+}
+END_TEST
+
+/* Two kernels writing one ext4: what they report, and the records lost, follow from the split. */
+START_TEST(split_brain_over_kernel_and_loss)
+{
+	add_audit("after-observe", "");
+	audit_holders(2, "n1, n2", 2, "n1, n2");
+	judge_plan(healthy());
+	add_kernel("n2", "oops", "EXT4-fs error (device vdc): ext4_find_entry: checksum invalid");
+	add_verify("n2", 1000, 3, 0);
+	verdict_judge(&in, &v);
+	assert_class(VERDICT_FAIL_SPLIT_BRAIN, "n1");
+}
+END_TEST
+
 static Suite *verdict_suite(void)
 {
 	Suite *s = suite_create("verdict");
@@ -983,7 +1113,14 @@ static Suite *verdict_suite(void)
 	tcase_add_test(pass, audit_clean_passes);
 	tcase_add_test(fail, audit_problem_takes_pass);
 	tcase_add_test(fail, audit_problem_keeps_fail);
+	tcase_add_test(pass, audit_one_holder_passes);
+	tcase_add_test(fail, split_brain_fails);
+	tcase_add_test(fail, split_brain_fs_alone);
+	tcase_add_test(prec, split_brain_over_kernel_and_loss);
 	tcase_add_test(pass, disk_stall_short_passes);
+	tcase_add_test(pass, nfsd_kill_restart_passes);
+	tcase_add_test(fail, nfsd_kill_never_noticed);
+	tcase_add_test(fail, nfsd_kill_resume_late);
 	tcase_add_test(fail, disk_stall_long_is_stall);
 	tcase_add_test(fail, failback_kernel_on_victim_counts);
 	tcase_add_test(fail, failback_victim_fenced);

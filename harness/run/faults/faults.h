@@ -38,6 +38,18 @@ struct fault {
 	 * fault on, not from a resume.
 	 */
 	bool group_stays;
+	/*
+	 * ... but part of it fails and the cluster restarts it in place
+	 * (nfsd-kill): the writes stop until it is back, and are judged from
+	 * their resume, within takeover_timeout, as after a takeover.
+	 */
+	bool group_restarts;
+	/*
+	 * The victim is not taken down by the fault but cut off (partition):
+	 * it keeps running until the cluster fences it, its agent stays
+	 * connected meanwhile, and the audits count what it still holds.
+	 */
+	bool cut_off;
 	/* Lifts the fault [fault] duration after it was injected; NULL: never. */
 	int (*lift)(struct fault_ctx *f);
 };

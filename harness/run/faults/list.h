@@ -17,7 +17,9 @@
 	X(FREEZE, "freeze", freeze)                    \
 	X(BLOCK_LOOPBACK, "block-loopback", block_loopback) \
 	X(FAILBACK, "failback", failback)                 \
-	X(DISK_STALL, "disk-stall", disk_stall)
+	X(DISK_STALL, "disk-stall", disk_stall)       \
+	X(PARTITION, "partition", partition)          \
+	X(NFSD_KILL, "nfsd-kill", nfsd_kill)
 
 #define FAULT_X_ENUM(e, n, s) FAULT_##e,
 enum fault_kind { FAULT_LIST(FAULT_X_ENUM) FAULT_N };
