@@ -255,24 +255,31 @@ static void compute_phases(const struct verdict_input *in, struct verdict *v)
 		*slots[i] = -1;
 	if (!in->fault_fired)
 		return;
-	/* A group restarted in place (nfsd-kill): its phases count from the poll that saw it down. */
-	bool down_seen = !in->group_restarts;
+	/*
+	 * A group restarted in place (nfsd-kill): each member's phase is its
+	 * start after a poll saw it stopped (one that never stopped, say the
+	 * file system under a restarted nfsd, has none).
+	 */
+	bool was_down[5];
 
+	for (size_t k = 0; k < 5; k++)
+		was_down[k] = !in->group_restarts;
 	for (size_t i = 0; i < in->ncrm; i++) {
 		const struct vcrm *c = &in->crm[i];
 		int64_t dt = (int64_t)c->t - (int64_t)in->t_fault;
 		if (c->t < in->t_fault)
 			continue;
-		down_seen |= !c->group_started;
-		bool here = down_seen && !strcmp(c->group_node, in->takeover);
+		bool here = !strcmp(c->group_node, in->takeover);
+		const bool up[5] = { c->fs, c->nfsd, c->export_, c->ip, c->group_started };
+		int64_t *slot[5] = { &p->fs_mounted, &p->nfsd_started, &p->export_up, &p->ip_up, &p->group_started };
 #define FIRST(slot, cond) do { if ((cond) && (slot) < 0) (slot) = dt; } while (0)
-		FIRST(p->seen_offline, !c->victim_online);
+		/* The failure seen: the victim gone from the membership, or for a restart the group down. */
+		FIRST(p->seen_offline, in->group_restarts ? !c->group_started : !c->victim_online);
 		FIRST(p->fenced, c->fenced);
-		FIRST(p->fs_mounted, c->fs && here);
-		FIRST(p->nfsd_started, c->nfsd && here);
-		FIRST(p->export_up, c->export_ && here);
-		FIRST(p->ip_up, c->ip && here);
-		FIRST(p->group_started, c->group_started && here);
+		for (size_t k = 0; k < 5; k++) {
+			was_down[k] |= !up[k];
+			FIRST(*slot[k], up[k] && here && was_down[k]);
+		}
 #undef FIRST
 	}
 	for (int i = 0; i < in->nnodes; i++) {
@@ -393,6 +400,9 @@ static const char *failed_action_before(const struct verdict_input *in, int64_t 
 	for (size_t i = 0; until >= 0 && i < in->ncrm; i++) {
 		const struct vcrm *c = &in->crm[i];
 		if (c->t < in->t_fault || (int64_t)(c->t - in->t_fault) > until)
+			continue;
+		/* nfsd-kill: the monitor's "not running" is how the cluster noticed, not why it failed. */
+		if (in->group_restarts && !strncmp(c->failure, "nfsd_monitor_", 13))
 			continue;
 		if (strstr(c->failure, on) || (off[0] && strstr(c->failure, off))) {
 			*at = (int64_t)(c->t - in->t_fault);

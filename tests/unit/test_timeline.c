@@ -394,6 +394,40 @@ START_TEST(recorded_partition_split_brain)
 }
 END_TEST
 
+/* A real nfsd-kill on stock 6.1: the monitor saw nfsd gone, the cluster restarted it in place. */
+START_TEST(recorded_nfsd_kill)
+{
+	struct scenario rsc;
+
+	load_recorded("nfsd-kill-6.1", &rsc);
+	ck_assert_msg(v.cls == VERDICT_PASS, "%s: %s", verdict_name(v.cls), v.reason);
+	ck_assert(in.victim_survives && in.group_stays && in.group_restarts);
+	ck_assert_str_eq(in.judged, "n2");
+	ck_assert_ptr_nonnull(strstr(v.reason, "n2's NFS group was restarted in place"));
+	/* judged from the resume (+80.0 s), after the restart, not from the kill */
+	ck_assert_int_gt(v.ph.first_loopback_write, v.ph.nfsd_started);
+	ck_assert_uint_gt(v.t_resume, in.t_fault + 60000);
+	ck_assert_int_gt(v.ph.seen_offline, 0); /* the monitor's failure */
+	ck_assert_int_eq(v.ph.fenced, -1);
+	ck_assert_int_eq(v.ph.fs_mounted, -1); /* the file system never stopped */
+	scenario_release(&rsc);
+}
+END_TEST
+
+/* The tuned-to-fail nfsd-kill, run for real: takeover_timeout 40s against a restart that takes ~78 s. */
+START_TEST(recorded_nfsd_kill_too_slow)
+{
+	struct scenario rsc;
+
+	load_recorded("nfsd-kill-slow-6.1", &rsc);
+	ck_assert_msg(v.cls == VERDICT_FAIL_TAKEOVER_TIMEOUT, "%s: %s", verdict_name(v.cls), v.reason);
+	/* the monitor's failure is how the cluster noticed, not given as the cause */
+	ck_assert_msg(strstr(v.reason, "the NFS group was not restarted on n2 within 40s of the fault (Pacemaker saw it "
+				       "stop)"), "%s", v.reason);
+	scenario_release(&rsc);
+}
+END_TEST
+
 /* The default scenario's hog (48M) held through the takeover: still a PASS, and it says so. */
 START_TEST(recorded_pressure_held)
 {
@@ -1419,6 +1453,8 @@ static Suite *timeline_suite(void)
 	tcase_add_test(kernel, recorded_disk_stall_long);
 	tcase_add_test(kernel, recorded_partition);
 	tcase_add_test(kernel, recorded_partition_split_brain);
+	tcase_add_test(kernel, recorded_nfsd_kill);
+	tcase_add_test(kernel, recorded_nfsd_kill_too_slow);
 	tcase_add_test(kernel, kernel_fatal_on_victim_after_fault);
 	tcase_add_test(kernel, kernel_fatal_on_victim_before_fault);
 	tcase_add_test(kernel, kernel_info_on_survivor);

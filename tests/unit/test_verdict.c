@@ -950,6 +950,10 @@ START_TEST(nfsd_kill_restart_passes)
 	/* the group's phase is its restart, not the poll just after the kill that still showed it up */
 	ck_assert_int_ge(v.ph.group_started, 45000);
 	ck_assert_int_le(v.ph.group_started, 45000 + POLL);
+	/* the failure seen: the poll that showed the group down; fs never stopped, so it has no phase */
+	ck_assert_int_ge(v.ph.seen_offline, 28000);
+	ck_assert_int_le(v.ph.seen_offline, 28000 + POLL);
+	ck_assert_int_eq(v.ph.fs_mounted, -1);
 }
 END_TEST
 
