@@ -428,6 +428,39 @@ START_TEST(recorded_nfsd_kill_too_slow)
 }
 END_TEST
 
+/* Stock 6.1 on the same scenario: it PASSes, so the known-bad kernel's FAIL is the patch's. */
+START_TEST(recorded_failback_deadlock_stock)
+{
+	struct scenario rsc;
+
+	load_recorded("failback-deadlock-6.1", &rsc);
+	ck_assert_msg(v.cls == VERDICT_PASS, "%s: %s", verdict_name(v.cls), v.reason);
+	ck_assert_int_eq(v.ph.fenced, -1);
+	scenario_release(&rsc);
+}
+END_TEST
+
+/*
+ * The known-bad 6.1 kernel (images/kernel/patches/known-bad) on
+ * scenarios/failback-deadlock.ini, run for real: the server's loop-back
+ * writes stopped before the failback; at the failback rpc.nfsd hung in
+ * kthread_stop (svc_set_num_threads) waiting for its nfsd thread, the stop
+ * timed out and the cluster fenced n2, the node it was moving away from.
+ */
+START_TEST(recorded_failback_known_bad)
+{
+	struct scenario rsc;
+
+	load_recorded("failback-deadlock-known-bad-6.1", &rsc);
+	ck_assert_msg(v.cls == VERDICT_FAIL_TAKEOVER_TIMEOUT, "%s: %s", verdict_name(v.cls), v.reason);
+	ck_assert_msg(strstr(v.reason, "client writes on n2 did not resume within 4min of the failback: the cluster "
+				       "fenced n2"), "%s", v.reason);
+	ck_assert(in.victim_survives && !in.group_stays);
+	ck_assert_int_gt(v.ph.fenced, 120000); /* after the stop's 120 s timeout */
+	scenario_release(&rsc);
+}
+END_TEST
+
 /* The default scenario's hog (48M) held through the takeover: still a PASS, and it says so. */
 START_TEST(recorded_pressure_held)
 {
@@ -1455,6 +1488,8 @@ static Suite *timeline_suite(void)
 	tcase_add_test(kernel, recorded_partition_split_brain);
 	tcase_add_test(kernel, recorded_nfsd_kill);
 	tcase_add_test(kernel, recorded_nfsd_kill_too_slow);
+	tcase_add_test(kernel, recorded_failback_known_bad);
+	tcase_add_test(kernel, recorded_failback_deadlock_stock);
 	tcase_add_test(kernel, kernel_fatal_on_victim_after_fault);
 	tcase_add_test(kernel, kernel_fatal_on_victim_before_fault);
 	tcase_add_test(kernel, kernel_info_on_survivor);
