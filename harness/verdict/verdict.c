@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster/crm.h"
 #include "util/exitcode.h"
 #include "util/strbuf.h"
 #include "util/units.h"
@@ -393,6 +394,9 @@ static const char *failed_action_before(const struct verdict_input *in, int64_t 
 {
 	char on[16], off[16] = "";
 
+	/* nfsd-kill: nfsd's monitor saying "not running" is how the cluster noticed, not why it failed. */
+	char mon[32];
+	snprintf(mon, sizeof(mon), "%s_monitor_", crm_group_members[CRM_NFSD]);
 	snprintf(on, sizeof(on), " on %s: ", in->takeover);
 	/* A failback's group stops on the victim first: a failed stop there counts too. */
 	if (verdict_server_to_client(in))
@@ -401,8 +405,7 @@ static const char *failed_action_before(const struct verdict_input *in, int64_t 
 		const struct vcrm *c = &in->crm[i];
 		if (c->t < in->t_fault || (int64_t)(c->t - in->t_fault) > until)
 			continue;
-		/* nfsd-kill: the monitor's "not running" is how the cluster noticed, not why it failed. */
-		if (in->group_restarts && !strncmp(c->failure, "nfsd_monitor_", 13))
+		if (in->group_restarts && !strncmp(c->failure, mon, strlen(mon)))
 			continue;
 		if (strstr(c->failure, on) || (off[0] && strstr(c->failure, off))) {
 			*at = (int64_t)(c->t - in->t_fault);
