@@ -261,9 +261,10 @@ static void compute_phases(const struct verdict_input *in, struct verdict *v)
 	 * start after a poll saw it stopped (one that never stopped, say the
 	 * file system under a restarted nfsd, has none).
 	 */
-	bool was_down[5];
+	enum { NSLOTS = CRM_N_MEMBERS + 1 }; /* the members in group order, then the group */
+	bool was_down[NSLOTS];
 
-	for (size_t k = 0; k < 5; k++)
+	for (size_t k = 0; k < NSLOTS; k++)
 		was_down[k] = !in->group_restarts;
 	for (size_t i = 0; i < in->ncrm; i++) {
 		const struct vcrm *c = &in->crm[i];
@@ -271,13 +272,13 @@ static void compute_phases(const struct verdict_input *in, struct verdict *v)
 		if (c->t < in->t_fault)
 			continue;
 		bool here = !strcmp(c->group_node, in->takeover);
-		const bool up[5] = { c->fs, c->nfsd, c->export_, c->ip, c->group_started };
-		int64_t *slot[5] = { &p->fs_mounted, &p->nfsd_started, &p->export_up, &p->ip_up, &p->group_started };
+		const bool up[NSLOTS] = { c->fs, c->nfsd, c->export_, c->ip, c->group_started };
+		int64_t *slot[NSLOTS] = { &p->fs_mounted, &p->nfsd_started, &p->export_up, &p->ip_up, &p->group_started };
 #define FIRST(slot, cond) do { if ((cond) && (slot) < 0) (slot) = dt; } while (0)
 		/* The failure seen: the victim gone from the membership, or for a restart the group down. */
 		FIRST(p->seen_offline, in->group_restarts ? !c->group_started : !c->victim_online);
 		FIRST(p->fenced, c->fenced);
-		for (size_t k = 0; k < 5; k++) {
+		for (size_t k = 0; k < NSLOTS; k++) {
 			was_down[k] |= !up[k];
 			FIRST(*slot[k], up[k] && here && was_down[k]);
 		}
@@ -445,15 +446,6 @@ static const char *group_started_elsewhere(const struct verdict_input *in)
 	return NULL;
 }
 
-/* A poll after the fault showed the group not running. */
-static bool group_seen_down(const struct verdict_input *in)
-{
-	for (size_t i = 0; i < in->ncrm; i++)
-		if (in->crm[i].t > in->t_fault && !in->crm[i].group_started)
-			return true;
-	return false;
-}
-
 /* What the judged node's writes go through after the fault, for reasons. */
 static const char *writes_of(const struct verdict_input *in)
 {
@@ -523,8 +515,8 @@ static bool judge_takeover(const struct verdict_input *in, struct verdict *v,
 		if (in->group_restarts)
 			return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
 				    "the NFS group was not restarted on %s within %s of the fault (%s)", in->takeover,
-				    lim, group_seen_down(in) ? "Pacemaker saw it stop"
-							     : "Pacemaker never saw it stop");
+				    lim, v->ph.seen_offline >= 0 ? "Pacemaker saw it stop"
+								 : "Pacemaker never saw it stop");
 		return fail(v, VERDICT_FAIL_TAKEOVER_TIMEOUT, in->takeover,
 			    "the NFS group was not running on %s within %s of the fault", in->takeover, lim);
 	}
